@@ -1,0 +1,36 @@
+//===- StnDialect.td - the stn dialect ---------------------*- tablegen -*-===//
+//
+// The stn dialect describes stencil programs on ICON's unstructured grid:
+// fields located on cells, edges or vertices with a structured vertical.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef FUSEC_IR_STNDIALECT_TD
+#define FUSEC_IR_STNDIALECT_TD
+
+include "mlir/IR/OpBase.td"
+
+def Stn_Dialect : Dialect {
+  let name = "stn";
+  let cppNamespace = "::fusec::stn";
+  let summary = "Stencil programs on ICON's icosahedral grid";
+  let description = [{
+    Programs (`stn.program`) apply per-point computations (`stn.apply`) over
+    domains of cells, edges or vertices and levels, store the resulting
+    value-semantic temporaries into field buffers (`stn.store`) and separate
+    phases by halo exchanges (`stn.exchange`). After optimisation, each launch
+    is a `stn.kernel`. See docs/dialect.md for the rationale.
+  }];
+  let useDefaultTypePrinterParser = 1;
+  let extraClassDeclaration = [{
+    void registerTypes();
+  }];
+  let dependentDialects = ["::mlir::arith::ArithDialect",
+                           "::mlir::math::MathDialect",
+                           "::mlir::scf::SCFDialect"];
+}
+
+class Stn_Op<string mnemonic, list<Trait> traits = []>
+    : Op<Stn_Dialect, mnemonic, traits>;
+
+#endif // FUSEC_IR_STNDIALECT_TD

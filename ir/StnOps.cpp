@@ -1,0 +1,612 @@
+//===- StnOps.cpp - stn operations ----------------------------------------===//
+
+#include "ir/StnOps.h"
+
+#include "mlir/IR/Builders.h"
+#include "mlir/IR/OpImplementation.h"
+#include "mlir/Interfaces/FunctionImplementation.h"
+
+using namespace mlir;
+using namespace fusec::stn;
+
+namespace fusec::stn {
+
+ConnectivityOp lookupConnectivity(Operation *from, FlatSymbolRefAttr name) {
+  return SymbolTable::lookupNearestSymbolFrom<ConnectivityOp>(from, name);
+}
+
+} // namespace fusec::stn
+
+//===----------------------------------------------------------------------===//
+// Domains: `on Edge[%lo : %hi] K[%klo : %khi]`, shared by apply, store, kernel.
+//===----------------------------------------------------------------------===//
+
+namespace {
+struct ParsedDomain {
+  std::optional<GridLocation> location;
+  SmallVector<OpAsmParser::UnresolvedOperand, 2> horizontal;
+  SmallVector<OpAsmParser::UnresolvedOperand, 2> vertical;
+};
+} // namespace
+
+static ParseResult parseRange(OpAsmParser &parser,
+                              SmallVectorImpl<OpAsmParser::UnresolvedOperand> &bounds) {
+  if (failed(parser.parseOptionalLSquare()))
+    return success();
+  bounds.resize(2);
+  return failure(parser.parseOperand(bounds[0]) || parser.parseColon() ||
+                 parser.parseOperand(bounds[1]) || parser.parseRSquare());
+}
+
+static ParseResult parseDomain(OpAsmParser &parser, ParsedDomain &domain) {
+  if (parser.parseKeyword("on"))
+    return failure();
+  StringRef word;
+  llvm::SMLoc loc = parser.getCurrentLocation();
+  if (succeeded(parser.parseOptionalKeyword(&word, {"Cell", "Edge", "Vertex"}))) {
+    domain.location = symbolizeGridLocation(word);
+    if (parseRange(parser, domain.horizontal))
+      return failure();
+  }
+  if (succeeded(parser.parseOptionalKeyword("K"))) {
+    if (parseRange(parser, domain.vertical))
+      return failure();
+    if (domain.vertical.empty())
+      return parser.emitError(parser.getCurrentLocation(), "expected '[' after K");
+  }
+  if (!domain.location && domain.vertical.empty())
+    return parser.emitError(loc, "expected a location (Cell, Edge, Vertex) or K");
+  return success();
+}
+
+static ParseResult resolveDomain(OpAsmParser &parser, const ParsedDomain &domain,
+                                 OperationState &result) {
+  Type i32 = parser.getBuilder().getI32Type();
+  if (parser.resolveOperands(domain.horizontal, i32, result.operands) ||
+      parser.resolveOperands(domain.vertical, i32, result.operands))
+    return failure();
+  return success();
+}
+
+static void printDomain(OpAsmPrinter &p, std::optional<GridLocation> location, Value hlb,
+                        Value hub, Value klb, Value kub) {
+  p << " on";
+  if (location) {
+    p << " " << locationName(*location);
+    if (hlb)
+      p << "[" << hlb << " : " << hub << "]";
+  }
+  if (klb)
+    p << " K[" << klb << " : " << kub << "]";
+}
+
+/// Segment sizes for (prefix operands..., hlb, hub, klb, kub).
+static SmallVector<int32_t> domainSegments(ArrayRef<int32_t> prefix,
+                                           const ParsedDomain &domain) {
+  SmallVector<int32_t> sizes(prefix.begin(), prefix.end());
+  int32_t h = domain.horizontal.empty() ? 0 : 1;
+  int32_t k = domain.vertical.empty() ? 0 : 1;
+  sizes.append({h, h, k, k});
+  return sizes;
+}
+
+static LogicalResult verifyBoundsPaired(Operation *op, Value lb, Value ub, StringRef what) {
+  if ((lb == nullptr) != (ub == nullptr))
+    return op->emitOpError() << "needs both bounds of the " << what << " range";
+  return success();
+}
+
+//===----------------------------------------------------------------------===//
+// ConnectivityOp
+//===----------------------------------------------------------------------===//
+
+LogicalResult ConnectivityOp::verify() {
+  if (getSize() <= 0)
+    return emitOpError() << "connectivity '" << getSymName()
+                         << "' must have at least one neighbour";
+  return success();
+}
+
+/// Checks that `conn` names a connectivity starting at `source`.
+static FailureOr<ConnectivityOp> verifyConnectivityUse(Operation *op,
+                                                       SymbolTableCollection &symbols,
+                                                       FlatSymbolRefAttr conn,
+                                                       GridLocation source) {
+  auto decl = symbols.lookupNearestSymbolFrom<ConnectivityOp>(op, conn);
+  if (!decl)
+    return op->emitOpError() << "unknown connectivity " << conn;
+  if (decl.getSource() != source)
+    return op->emitOpError() << conn.getValue() << " starts at "
+                             << locationName(decl.getSource()) << ", but the point is a "
+                             << locationName(source);
+  return decl;
+}
+
+//===----------------------------------------------------------------------===//
+// ProgramOp
+//===----------------------------------------------------------------------===//
+
+ParseResult ProgramOp::parse(OpAsmParser &parser, OperationState &result) {
+  auto buildType = [](Builder &builder, ArrayRef<Type> argTypes, ArrayRef<Type> results,
+                      function_interface_impl::VariadicFlag, std::string &) {
+    return builder.getFunctionType(argTypes, results);
+  };
+  return function_interface_impl::parseFunctionOp(
+      parser, result, /*allowVariadic=*/false, getFunctionTypeAttrName(result.name), buildType,
+      getArgAttrsAttrName(result.name), getResAttrsAttrName(result.name));
+}
+
+void ProgramOp::print(OpAsmPrinter &p) {
+  function_interface_impl::printFunctionOp(p, *this, /*isVariadic=*/false,
+                                           getFunctionTypeAttrName(), getArgAttrsAttrName(),
+                                           getResAttrsAttrName());
+}
+
+LogicalResult ProgramOp::verify() {
+  if (!getResultTypes().empty())
+    return emitOpError() << "programs return nothing; outputs are field parameters";
+  for (unsigned i = 0, e = getNumArguments(); i < e; ++i) {
+    Type type = getArgumentTypes()[i];
+    bool isField = isa<FieldType>(type);
+    if (!isField && !type.isIntOrFloat())
+      return emitOpError() << "parameter " << i << " must be a field or a scalar, not " << type;
+    if (!isField && getArgIntent(i) != Intent::In)
+      return emitOpError() << "scalar parameter '" << getArgName(i)
+                           << "' cannot be an output";
+  }
+  return success();
+}
+
+StringRef ProgramOp::getArgName(unsigned i) {
+  if (auto name = getArgAttrOfType<StringAttr>(i, kNameAttr))
+    return name.getValue();
+  return {};
+}
+
+Intent ProgramOp::getArgIntent(unsigned i) {
+  if (auto intent = getArgAttrOfType<IntegerAttr>(i, kIntentAttr))
+    if (auto value = symbolizeIntent(intent.getInt()))
+      return *value;
+  return Intent::In;
+}
+
+void ProgramOp::getAsmBlockArgumentNames(Region &region, OpAsmSetValueNameFn setNameFn) {
+  if (&region != &getBody())
+    return;
+  for (unsigned i = 0, e = getNumArguments(); i < e; ++i)
+    if (StringRef name = getArgName(i); !name.empty())
+      setNameFn(getArgument(i), name);
+}
+
+//===----------------------------------------------------------------------===//
+// ImageOp, NeighborOp
+//===----------------------------------------------------------------------===//
+
+LogicalResult ImageOp::verifySymbolUses(SymbolTableCollection &symbols) {
+  if (!symbols.lookupNearestSymbolFrom<ConnectivityOp>(*this, getConnAttr()))
+    return emitOpError() << "unknown connectivity " << getConnAttr();
+  return success();
+}
+
+LogicalResult NeighborOp::verifySymbolUses(SymbolTableCollection &symbols) {
+  auto source = cast<PointType>(getPoint().getType()).getLocation();
+  FailureOr<ConnectivityOp> decl = verifyConnectivityUse(*this, symbols, getConnAttr(), source);
+  if (failed(decl))
+    return failure();
+  auto target = cast<PointType>(getResult().getType()).getLocation();
+  if (decl->getTarget() != target)
+    return emitOpError() << getConn() << " leads to " << locationName(decl->getTarget())
+                         << ", not to " << locationName(target);
+  return success();
+}
+
+//===----------------------------------------------------------------------===//
+// ApplyOp
+//===----------------------------------------------------------------------===//
+
+void ApplyOp::build(OpBuilder &builder, OperationState &state, TypeRange resultTypes,
+                    std::optional<GridLocation> location, Value hlb, Value hub, Value klb,
+                    Value kub) {
+  state.addTypes(resultTypes);
+  if (location)
+    state.addAttribute(getLocationAttrName(state.name),
+                       GridLocationAttr::get(builder.getContext(), *location));
+  int32_t h = 0, k = 0;
+  if (hlb) {
+    state.addOperands({hlb, hub});
+    h = 1;
+  }
+  if (klb) {
+    state.addOperands({klb, kub});
+    k = 1;
+  }
+  state.addAttribute(getOperandSegmentSizesAttrName(state.name),
+                     builder.getDenseI32ArrayAttr({h, h, k, k}));
+  Region *body = state.addRegion();
+  Block *block = new Block();
+  body->push_back(block);
+  if (location)
+    block->addArgument(PointType::get(builder.getContext(), *location), state.location);
+}
+
+ParseResult ApplyOp::parse(OpAsmParser &parser, OperationState &result) {
+  ParsedDomain domain;
+  SmallVector<Type> resultTypes;
+  if (parseDomain(parser, domain) || resolveDomain(parser, domain, result) ||
+      parser.parseArrow() || parser.parseTypeList(resultTypes))
+    return failure();
+  result.addTypes(resultTypes);
+  if (domain.location)
+    result.addAttribute(getLocationAttrName(result.name),
+                        GridLocationAttr::get(parser.getContext(), *domain.location));
+  result.addAttribute(getOperandSegmentSizesAttrName(result.name),
+                      parser.getBuilder().getDenseI32ArrayAttr(domainSegments({}, domain)));
+  Region *body = result.addRegion();
+  if (parser.parseRegion(*body, /*arguments=*/{}) ||
+      parser.parseOptionalAttrDictWithKeyword(result.attributes))
+    return failure();
+  ApplyOp::ensureTerminator(*body, parser.getBuilder(), result.location);
+  return success();
+}
+
+void ApplyOp::print(OpAsmPrinter &p) {
+  printDomain(p, getLocation(), getHlb(), getHub(), getKlb(), getKub());
+  p << " -> ";
+  llvm::interleaveComma(getResultTypes(), p);
+  p << " ";
+  p.printRegion(getBody(), /*printEntryBlockArgs=*/true, /*printBlockTerminators=*/true);
+  p.printOptionalAttrDictWithKeyword((*this)->getAttrs(),
+                                     {getOperandSegmentSizesAttrName(), getLocationAttrName()});
+}
+
+bool ApplyOp::isDomainInferred() {
+  for (Type type : getResultTypes()) {
+    FieldShape shape = FieldShape::of(type);
+    if (shape.location && !hasHorizontalDomain())
+      return false;
+    if (shape.vertical != VerticalKind::None && !hasVerticalDomain())
+      return false;
+  }
+  return true;
+}
+
+BlockArgument ApplyOp::getPoint() {
+  Block &block = getBody().front();
+  return block.getNumArguments() ? block.getArgument(0) : BlockArgument();
+}
+
+YieldOp ApplyOp::getYield() { return cast<YieldOp>(getBody().front().getTerminator()); }
+
+void ApplyOp::setDomain(Value hlb, Value hub, Value klb, Value kub) {
+  SmallVector<Value, 4> operands;
+  int32_t h = hlb ? 1 : 0, k = klb ? 1 : 0;
+  if (hlb)
+    operands.append({hlb, hub});
+  if (klb)
+    operands.append({klb, kub});
+  (*this)->setOperands(operands);
+  (*this)->setAttr(getOperandSegmentSizesAttrName(),
+                   Builder(getContext()).getDenseI32ArrayAttr({h, h, k, k}));
+}
+
+LogicalResult ApplyOp::verify() {
+  if (failed(verifyBoundsPaired(*this, getHlb(), getHub(), "horizontal")) ||
+      failed(verifyBoundsPaired(*this, getKlb(), getKub(), "vertical")))
+    return failure();
+  std::optional<GridLocation> location = getLocation();
+  if (getHlb() && !location)
+    return emitOpError() << "a horizontal range needs a location";
+  Block &block = getBody().front();
+  unsigned expectedArgs = location ? 1 : 0;
+  if (block.getNumArguments() != expectedArgs)
+    return emitOpError() << "the region must take " << expectedArgs
+                         << " argument(s): the current point";
+  if (location) {
+    auto point = dyn_cast<PointType>(block.getArgument(0).getType());
+    if (!point || point.getLocation() != *location)
+      return emitOpError() << "the region's argument must be a !stn.point<"
+                           << locationName(*location) << ">";
+  }
+  YieldOp yield = getYield();
+  if (yield.getValues().size() != getNumResults())
+    return emitOpError() << "yields " << yield.getValues().size() << " value(s) but has "
+                         << getNumResults() << " result(s)";
+  for (auto [index, type, value] : llvm::enumerate(getResultTypes(), yield.getValues())) {
+    FieldShape shape = FieldShape::of(type);
+    if (shape.location != location)
+      return emitOpError() << "result " << index << " lives "
+                           << (shape.location ? locationName(*shape.location) : "on levels only")
+                           << " but the application runs on "
+                           << (location ? locationName(*location) : "levels only");
+    if (shape.elementType != value.getType())
+      return emitOpError() << "result " << index << " holds " << shape.elementType
+                           << " values but the region yields " << value.getType();
+  }
+  return success();
+}
+
+//===----------------------------------------------------------------------===//
+// StoreOp
+//===----------------------------------------------------------------------===//
+
+ParseResult StoreOp::parse(OpAsmParser &parser, OperationState &result) {
+  OpAsmParser::UnresolvedOperand value, field;
+  ParsedDomain domain;
+  Type valueType, fieldType;
+  if (parser.parseOperand(value) || parser.parseKeyword("to") || parser.parseOperand(field) ||
+      parseDomain(parser, domain) || parser.parseOptionalAttrDict(result.attributes) ||
+      parser.parseColon() || parser.parseType(valueType) || parser.parseKeyword("to") ||
+      parser.parseType(fieldType) ||
+      parser.resolveOperand(value, valueType, result.operands) ||
+      parser.resolveOperand(field, fieldType, result.operands) ||
+      resolveDomain(parser, domain, result))
+    return failure();
+  result.addAttribute(getOperandSegmentSizesAttrName(result.name),
+                      parser.getBuilder().getDenseI32ArrayAttr(domainSegments({1, 1}, domain)));
+  return success();
+}
+
+void StoreOp::print(OpAsmPrinter &p) {
+  p << " " << getValue() << " to " << getField();
+  printDomain(p, FieldShape::of(getField().getType()).location, getHlb(), getHub(), getKlb(),
+              getKub());
+  p.printOptionalAttrDict((*this)->getAttrs(), {getOperandSegmentSizesAttrName()});
+  p << " : " << getValue().getType() << " to " << getField().getType();
+}
+
+LogicalResult StoreOp::verify() {
+  if (failed(verifyBoundsPaired(*this, getHlb(), getHub(), "horizontal")) ||
+      failed(verifyBoundsPaired(*this, getKlb(), getKub(), "vertical")))
+    return failure();
+  FieldShape value = FieldShape::of(getValue().getType());
+  FieldShape field = FieldShape::of(getField().getType());
+  if (field.sparse.size())
+    return emitOpError() << "cannot store into a sparse field";
+  if (value.location != field.location)
+    return emitOpError() << "the value and the field live on different locations";
+  if (value.elementType != field.elementType)
+    return emitOpError() << "the value holds " << value.elementType << " but the field holds "
+                         << field.elementType;
+  if ((value.vertical == VerticalKind::None) != (field.vertical == VerticalKind::None))
+    return emitOpError() << "the value and the field differ in having levels";
+  if ((field.location != std::nullopt) != (getHlb() != nullptr))
+    return emitOpError() << "needs a horizontal range exactly when the field has a location";
+  if ((field.vertical != VerticalKind::None) != (getKlb() != nullptr))
+    return emitOpError() << "needs a vertical range exactly when the field has levels";
+  return success();
+}
+
+//===----------------------------------------------------------------------===//
+// LoadOp: `stn.load %f[%p, nbr %j, k + %dyn + 1] : type`
+//===----------------------------------------------------------------------===//
+
+ParseResult LoadOp::parse(OpAsmParser &parser, OperationState &result) {
+  OpAsmParser::UnresolvedOperand field;
+  std::optional<OpAsmParser::UnresolvedOperand> point, nbr, dyn;
+  int64_t offset = 0;
+  if (parser.parseOperand(field) || parser.parseLSquare())
+    return failure();
+  bool first = true;
+  while (failed(parser.parseOptionalRSquare())) {
+    if (!first && parser.parseComma())
+      return failure();
+    first = false;
+    if (succeeded(parser.parseOptionalKeyword("nbr"))) {
+      nbr.emplace();
+      if (parser.parseOperand(*nbr))
+        return failure();
+    } else if (succeeded(parser.parseOptionalKeyword("k"))) {
+      while (true) {
+        if (succeeded(parser.parseOptionalPlus())) {
+          OpAsmParser::UnresolvedOperand operand;
+          OptionalParseResult isOperand = parser.parseOptionalOperand(operand);
+          if (isOperand.has_value()) {
+            if (failed(*isOperand))
+              return failure();
+            dyn = operand;
+            continue;
+          }
+          int64_t value;
+          if (parser.parseInteger(value))
+            return failure();
+          offset += value;
+          continue;
+        }
+        int64_t value;
+        OptionalParseResult isInteger = parser.parseOptionalInteger(value);
+        if (!isInteger.has_value())
+          break;
+        if (failed(*isInteger))
+          return failure();
+        offset += value;
+      }
+    } else {
+      point.emplace();
+      if (parser.parseOperand(*point))
+        return failure();
+    }
+  }
+  Type fieldType;
+  if (parser.parseOptionalAttrDict(result.attributes) || parser.parseColon() ||
+      parser.parseType(fieldType) || parser.resolveOperand(field, fieldType, result.operands))
+    return failure();
+  FieldShape shape = FieldShape::of(fieldType);
+  if (!shape.elementType)
+    return parser.emitError(parser.getNameLoc(), "expected a field or temporary type");
+  Builder &builder = parser.getBuilder();
+  if (point) {
+    if (!shape.location)
+      return parser.emitError(parser.getNameLoc(), "a vertical-only field takes no point");
+    if (parser.resolveOperand(*point, PointType::get(parser.getContext(), *shape.location),
+                              result.operands))
+      return failure();
+  }
+  if (nbr && parser.resolveOperand(*nbr, builder.getIndexType(), result.operands))
+    return failure();
+  if (dyn && parser.resolveOperand(*dyn, builder.getI32Type(), result.operands))
+    return failure();
+  result.addAttribute(getOperandSegmentSizesAttrName(result.name),
+                      builder.getDenseI32ArrayAttr({1, point ? 1 : 0, nbr ? 1 : 0, dyn ? 1 : 0}));
+  if (offset != 0)
+    result.addAttribute(getOffsetAttrName(result.name), builder.getI64IntegerAttr(offset));
+  result.addTypes(shape.elementType);
+  return success();
+}
+
+void LoadOp::print(OpAsmPrinter &p) {
+  p << " " << getField() << "[";
+  bool first = true;
+  auto separate = [&] {
+    if (!first)
+      p << ", ";
+    first = false;
+  };
+  if (getPoint()) {
+    separate();
+    p << getPoint();
+  }
+  if (getNbr()) {
+    separate();
+    p << "nbr " << getNbr();
+  }
+  if (FieldShape::of(getField().getType()).vertical != VerticalKind::None) {
+    separate();
+    p << "k";
+    if (getDynOffset())
+      p << " + " << getDynOffset();
+    if (getLevelOffset() > 0)
+      p << " + " << getLevelOffset();
+    else if (getLevelOffset() < 0)
+      p << " - " << -getLevelOffset();
+  }
+  p << "]";
+  p.printOptionalAttrDict((*this)->getAttrs(),
+                          {getOperandSegmentSizesAttrName(), getOffsetAttrName()});
+  p << " : " << getField().getType();
+}
+
+LogicalResult LoadOp::verify() {
+  FieldShape shape = FieldShape::of(getField().getType());
+  if (getResult().getType() != shape.elementType)
+    return emitOpError() << "result must be the element type " << shape.elementType;
+  if (shape.location) {
+    if (!getPoint())
+      return emitOpError() << "a field on " << locationName(*shape.location)
+                           << " is read at a point";
+    auto point = cast<PointType>(getPoint().getType());
+    if (point.getLocation() != *shape.location)
+      return emitOpError() << "the field lives on " << locationName(*shape.location)
+                           << " but is read at a " << locationName(point.getLocation());
+  } else if (getPoint()) {
+    return emitOpError() << "a vertical-only field is read without a point";
+  }
+  if (!shape.sparse.empty() && !getNbr())
+    return emitOpError() << "a field sparse over " << shape.sparse
+                         << " is read at a neighbour slot ('nbr')";
+  if (shape.sparse.empty() && getNbr())
+    return emitOpError() << "only sparse fields take a neighbour slot";
+  if (shape.vertical == VerticalKind::None && (getLevelOffset() != 0 || getDynOffset()))
+    return emitOpError() << "a field without levels cannot be read at a vertical offset";
+  return success();
+}
+
+//===----------------------------------------------------------------------===//
+// ReduceOp
+//===----------------------------------------------------------------------===//
+
+LogicalResult ReduceOp::verify() {
+  Block &block = getBody().front();
+  if (block.getNumArguments() != 2 || !block.getArgument(0).getType().isIndex() ||
+      !isa<PointType>(block.getArgument(1).getType()))
+    return emitOpError() << "the region takes the neighbour slot (index) and the neighbour "
+                            "point";
+  auto yield = cast<YieldOp>(block.getTerminator());
+  if (yield.getValues().size() != 1 || yield.getValues()[0].getType() != getResult().getType())
+    return emitOpError() << "the region must yield one " << getResult().getType() << " value";
+  return success();
+}
+
+LogicalResult ReduceOp::verifySymbolUses(SymbolTableCollection &symbols) {
+  auto source = cast<PointType>(getPoint().getType()).getLocation();
+  FailureOr<ConnectivityOp> decl = verifyConnectivityUse(*this, symbols, getConnAttr(), source);
+  if (failed(decl))
+    return failure();
+  auto target = cast<PointType>(getNeighbor().getType()).getLocation();
+  if (decl->getTarget() != target)
+    return emitOpError() << getConn() << " leads to " << locationName(decl->getTarget())
+                         << ", not to " << locationName(target);
+  return success();
+}
+
+//===----------------------------------------------------------------------===//
+// KernelOp, WriteOp
+//===----------------------------------------------------------------------===//
+
+ParseResult KernelOp::parse(OpAsmParser &parser, OperationState &result) {
+  StringAttr name;
+  ParsedDomain domain;
+  if (parser.parseAttribute(name, "name", result.attributes) || parseDomain(parser, domain) ||
+      resolveDomain(parser, domain, result) ||
+      parser.parseOptionalAttrDictWithKeyword(result.attributes))
+    return failure();
+  if (domain.location)
+    result.addAttribute(getLocationAttrName(result.name),
+                        GridLocationAttr::get(parser.getContext(), *domain.location));
+  result.addAttribute(getOperandSegmentSizesAttrName(result.name),
+                      parser.getBuilder().getDenseI32ArrayAttr(domainSegments({}, domain)));
+  Region *body = result.addRegion();
+  if (parser.parseRegion(*body, /*arguments=*/{}))
+    return failure();
+  KernelOp::ensureTerminator(*body, parser.getBuilder(), result.location);
+  return success();
+}
+
+void KernelOp::print(OpAsmPrinter &p) {
+  p << " ";
+  p.printAttributeWithoutType(getNameAttr());
+  printDomain(p, getLocation(), getHlb(), getHub(), getKlb(), getKub());
+  p.printOptionalAttrDictWithKeyword(
+      (*this)->getAttrs(), {getOperandSegmentSizesAttrName(), getLocationAttrName(),
+                            getNameAttrName()});
+  p << " ";
+  p.printRegion(getBody(), /*printEntryBlockArgs=*/true, /*printBlockTerminators=*/false);
+}
+
+BlockArgument KernelOp::getPoint() {
+  Block &block = getBody().front();
+  return block.getNumArguments() ? block.getArgument(0) : BlockArgument();
+}
+
+LogicalResult KernelOp::verify() {
+  if (failed(verifyBoundsPaired(*this, getHlb(), getHub(), "horizontal")) ||
+      failed(verifyBoundsPaired(*this, getKlb(), getKub(), "vertical")))
+    return failure();
+  std::optional<GridLocation> location = getLocation();
+  if (location && !getHlb())
+    return emitOpError() << "a kernel on " << locationName(*location)
+                         << " needs a horizontal range";
+  if (!location && !getKlb())
+    return emitOpError() << "a kernel needs a horizontal or a vertical range";
+  Block &block = getBody().front();
+  if (block.getNumArguments() != (location ? 1u : 0u))
+    return emitOpError() << "the region takes the current point exactly when the kernel has "
+                            "a location";
+  if (getKblock() < 1)
+    return emitOpError() << "kblock must be at least 1";
+  return success();
+}
+
+LogicalResult WriteOp::verify() {
+  FieldShape shape = FieldShape::of(getField().getType());
+  if (getValue().getType() != shape.elementType)
+    return emitOpError() << "writes " << getValue().getType() << " into a field of "
+                         << shape.elementType;
+  if (shape.location.has_value() != (getPoint() != nullptr))
+    return emitOpError() << "needs a point exactly when the field has a location";
+  if (!shape.sparse.empty())
+    return emitOpError() << "cannot write a sparse field";
+  return success();
+}
+
+#define GET_OP_CLASSES
+#include "ir/StnOps.cpp.inc"

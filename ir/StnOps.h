@@ -1,0 +1,27 @@
+//===- StnOps.h - stn operations --------------------------------*- C++ -*-===//
+
+#ifndef FUSEC_IR_STNOPS_H
+#define FUSEC_IR_STNOPS_H
+
+#include "ir/StnDialect.h"
+#include "ir/StnTypes.h"
+
+#include "mlir/Bytecode/BytecodeOpInterface.h"
+#include "mlir/IR/BuiltinOps.h"
+#include "mlir/IR/OpImplementation.h"
+#include "mlir/IR/SymbolTable.h"
+#include "mlir/Interfaces/ControlFlowInterfaces.h"
+#include "mlir/Interfaces/FunctionInterfaces.h"
+#include "mlir/Interfaces/SideEffectInterfaces.h"
+
+#define GET_OP_CLASSES
+#include "ir/StnOps.h.inc"
+
+namespace fusec::stn {
+
+/// The connectivity `name` declared in the module around `from`, or null.
+ConnectivityOp lookupConnectivity(mlir::Operation *from, mlir::FlatSymbolRefAttr name);
+
+} // namespace fusec::stn
+
+#endif // FUSEC_IR_STNOPS_H

@@ -1,0 +1,358 @@
+//===- StnOps.td - stn operations ----------------------------*- tablegen -*-===//
+
+#ifndef FUSEC_IR_STNOPS_TD
+#define FUSEC_IR_STNOPS_TD
+
+include "ir/StnDialect.td"
+include "ir/StnAttrs.td"
+include "ir/StnTypes.td"
+include "mlir/IR/OpAsmInterface.td"
+include "mlir/IR/SymbolInterfaces.td"
+include "mlir/Interfaces/FunctionInterfaces.td"
+include "mlir/Interfaces/SideEffectInterfaces.td"
+include "mlir/Interfaces/ControlFlowInterfaces.td"
+
+//===----------------------------------------------------------------------===//
+// Module-level declarations
+//===----------------------------------------------------------------------===//
+
+def Stn_ConnectivityOp : Stn_Op<"connectivity", [Symbol]> {
+  let summary = "declares a neighbour table";
+  let description = [{
+    A connectivity maps each point of its source location to `size`
+    neighbours on its target location. With `skip`, entries may be `-1`
+    (missing neighbour): reductions skip them and loads at them give 0.
+
+    ```mlir
+    stn.connectivity @E2C2V : Edge -> Vertex [4]
+    stn.connectivity @V2E : Vertex -> Edge [6] skip
+    ```
+  }];
+  let arguments = (ins SymbolNameAttr:$sym_name,
+                       Stn_GridLocation:$source,
+                       Stn_GridLocation:$target,
+                       I64Attr:$size,
+                       UnitAttr:$skip);
+  let assemblyFormat =
+      "$sym_name `:` $source `->` $target `[` $size `]` (`skip` $skip^)? attr-dict";
+  let hasVerifier = 1;
+}
+
+def Stn_ProgramOp : Stn_Op<"program", [
+    FunctionOpInterface, IsolatedFromAbove, OpAsmOpInterface]> {
+  let summary = "a launch unit called from the host as one C function";
+  let description = [{
+    A program takes field buffers and scalars. Field arguments carry a
+    `stn.intent` attribute (`in`, `out` or `inout`) and every argument its
+    source name in `stn.name`. The body applies stencils, stores results,
+    exchanges halos and may branch on scalars with `scf.if`.
+
+    ```mlir
+    stn.program @scale(%f: !stn.field<K x f64> {stn.name = "f"},
+                       %out: !stn.field<K x f64> {stn.intent = 1 : i32, stn.name = "out"},
+                       %s: f64 {stn.name = "s"}) {
+      ...
+      stn.return
+    }
+    ```
+  }];
+  let arguments = (ins SymbolNameAttr:$sym_name,
+                       TypeAttrOf<FunctionType>:$function_type,
+                       OptionalAttr<DictArrayAttr>:$arg_attrs,
+                       OptionalAttr<DictArrayAttr>:$res_attrs);
+  let regions = (region SizedRegion<1>:$body);
+  let hasCustomAssemblyFormat = 1;
+  let hasVerifier = 1;
+  let extraClassDeclaration = [{
+    ::mlir::Region *getCallableRegion() { return &getBody(); }
+    ::llvm::ArrayRef<::mlir::Type> getArgumentTypes() {
+      return getFunctionType().getInputs();
+    }
+    ::llvm::ArrayRef<::mlir::Type> getResultTypes() {
+      return getFunctionType().getResults();
+    }
+    static ::llvm::StringRef getDefaultDialect() { return "stn"; }
+    void getAsmBlockArgumentNames(::mlir::Region &region,
+                                  ::mlir::OpAsmSetValueNameFn setNameFn);
+
+    /// The source name of argument `i`.
+    ::llvm::StringRef getArgName(unsigned i);
+    /// How argument `i` is used (scalars are always `In`).
+    Intent getArgIntent(unsigned i);
+
+    static constexpr ::llvm::StringLiteral kNameAttr = "stn.name";
+    static constexpr ::llvm::StringLiteral kIntentAttr = "stn.intent";
+  }];
+}
+
+def Stn_ReturnOp : Stn_Op<"return", [Pure, HasParent<"ProgramOp">, Terminator]> {
+  let summary = "ends a program";
+  let assemblyFormat = "attr-dict";
+}
+
+//===----------------------------------------------------------------------===//
+// Program-level operations
+//===----------------------------------------------------------------------===//
+
+def Stn_AllocOp : Stn_Op<"alloc", [MemoryEffects<[MemAlloc]>]> {
+  let summary = "a program-local field buffer, allocated once at setup";
+  let arguments = (ins OptionalAttr<StrAttr>:$name);
+  let results = (outs Stn_FieldType:$field);
+  let assemblyFormat = "attr-dict `:` type($field)";
+}
+
+def Stn_NumLevelsOp : Stn_Op<"nlev", [Pure]> {
+  let summary = "the number of full levels given at setup";
+  let results = (outs I32:$result);
+  let assemblyFormat = "attr-dict `:` type($result)";
+}
+
+def Stn_ImageOp : Stn_Op<"image", [Pure,
+    DeclareOpInterfaceMethods<SymbolUserOpInterface>]> {
+  let summary = "the range of neighbour indices a range of points reaches";
+  let description = [{
+    For the source points `[lb, ub)` of `conn`, the smallest half-open range
+    of target indices that holds every neighbour (missing ones ignored). On
+    ICON's ordered grids this is the source range plus one halo ring. An empty
+    source range gives the empty range `[0, 0)`.
+
+    ```mlir
+    %lo, %hi = stn.image %start, %end through @C2E2CO
+    ```
+  }];
+  let arguments = (ins I32:$lb, I32:$ub, FlatSymbolRefAttr:$conn);
+  let results = (outs I32:$image_lb, I32:$image_ub);
+  let assemblyFormat = "$lb `,` $ub `through` $conn attr-dict";
+}
+
+def Stn_ApplyOp : Stn_Op<"apply", [
+    RecursiveMemoryEffects, AttrSizedOperandSegments,
+    SingleBlockImplicitTerminator<"YieldOp">]> {
+  let summary = "computes temporaries at every point of a domain";
+  let description = [{
+    The region computes the values of one point: its block argument is the
+    current horizontal point (absent for vertical-only applications), the
+    current level is implicit (`stn.level`, loads with level offsets). The
+    domain is a horizontal range `[hlb, hub)` of the location and a vertical
+    range `[klb, kub)`. An application whose domain is not yet inferred prints
+    only its location; `stn-infer-domains` fills it in.
+
+    ```mlir
+    %t = stn.apply on Edge[%lo : %hi] K[%c0 : %nlev] -> !stn.temp<Edge x K x f64> {
+    ^bb0(%p: !stn.point<Edge>):
+      %v = stn.load %vn[%p, k] : !stn.field<Edge x K x f64>
+      stn.yield %v : f64
+    }
+    ```
+  }];
+  let arguments = (ins OptionalAttr<Stn_GridLocation>:$location,
+                       Optional<I32>:$hlb, Optional<I32>:$hub,
+                       Optional<I32>:$klb, Optional<I32>:$kub,
+                       OptionalAttr<StrAttr>:$name);
+  let results = (outs Variadic<Stn_TempType>:$results);
+  let regions = (region SizedRegion<1>:$body);
+  let hasCustomAssemblyFormat = 1;
+  let hasVerifier = 1;
+  let skipDefaultBuilders = 1;
+  let builders = [
+    OpBuilder<(ins "::mlir::TypeRange":$resultTypes,
+                   "std::optional<GridLocation>":$location,
+                   "::mlir::Value":$hlb, "::mlir::Value":$hub,
+                   "::mlir::Value":$klb, "::mlir::Value":$kub)>
+  ];
+  let extraClassDeclaration = [{
+    bool hasHorizontalDomain() { return getHlb() != nullptr; }
+    bool hasVerticalDomain() { return getKlb() != nullptr; }
+    /// True when every range the results need is known.
+    bool isDomainInferred();
+    /// The current point (null for vertical-only applications).
+    ::mlir::BlockArgument getPoint();
+    YieldOp getYield();
+    /// Replaces the domain bounds (null values drop a range).
+    void setDomain(::mlir::Value hlb, ::mlir::Value hub, ::mlir::Value klb,
+                   ::mlir::Value kub);
+  }];
+}
+
+def Stn_StoreOp : Stn_Op<"store", [AttrSizedOperandSegments]> {
+  let summary = "writes a temporary into a field buffer over a domain";
+  let description = [{
+    Points outside the domain keep their previous content.
+
+    ```mlir
+    stn.store %t to %vn on Edge[%lo : %hi] K[%k0 : %k1]
+        : !stn.temp<Edge x K x f64> to !stn.field<Edge x K x f64>
+    ```
+  }];
+  let arguments = (ins Stn_TempType:$value, Stn_FieldType:$field,
+                       Optional<I32>:$hlb, Optional<I32>:$hub,
+                       Optional<I32>:$klb, Optional<I32>:$kub);
+  let hasCustomAssemblyFormat = 1;
+  let hasVerifier = 1;
+}
+
+def Stn_ExchangeOp : Stn_Op<"exchange"> {
+  let summary = "halo exchange of fields: a barrier nothing is fused across";
+  let arguments = (ins Variadic<Stn_FieldType>:$fields);
+  let assemblyFormat = "$fields attr-dict `:` type($fields)";
+}
+
+//===----------------------------------------------------------------------===//
+// Operations inside applications and kernels
+//===----------------------------------------------------------------------===//
+
+def Stn_YieldOp : Stn_Op<"yield", [Pure, Terminator, ReturnLike,
+    ParentOneOf<["ApplyOp", "ReduceOp", "KernelOp"]>]> {
+  let summary = "the values of the current point";
+  let arguments = (ins Variadic<AnyType>:$values);
+  let builders = [OpBuilder<(ins), [{ /* nothing */ }]>];
+  let assemblyFormat = "($values^ `:` type($values))? attr-dict";
+}
+
+def Stn_LoadOp : Stn_Op<"load", [MemoryEffects<[MemRead]>, AttrSizedOperandSegments]> {
+  let summary = "reads a field or temporary at a point and level";
+  let description = [{
+    Reads `field` at horizontal `point` (absent for vertical-only fields), at
+    neighbour slot `nbr` of a sparse field, and at level `k + offset`, or
+    `k + dyn + offset` with a data-dependent `i32` offset `dyn`. Reads at a
+    missing point (`-1`) give 0.
+
+    ```mlir
+    %a = stn.load %vn[%p, k - 1] : !stn.field<Edge x K x f64>
+    %b = stn.load %pn_x[%p, nbr %j] : !stn.field<Edge x E2C2V[4] x f64>
+    %c = stn.load %theta[%n, k + %off + 1] : !stn.field<Cell x K x f64>
+    %d = stn.load %smag_limit[k] : !stn.field<K x f64>
+    ```
+  }];
+  let arguments = (ins Stn_FieldLike:$field,
+                       Optional<Stn_PointType>:$point,
+                       Optional<Index>:$nbr,
+                       Optional<I32>:$dyn_offset,
+                       DefaultValuedAttr<I64Attr, "0">:$offset);
+  let results = (outs AnyType:$result);
+  let hasCustomAssemblyFormat = 1;
+  let hasVerifier = 1;
+  let extraClassDeclaration = [{
+    /// The constant level offset (signed).
+    int64_t getLevelOffset() { return static_cast<int64_t>(getOffset()); }
+  }];
+}
+
+def Stn_NeighborOp : Stn_Op<"neighbor", [Pure,
+    DeclareOpInterfaceMethods<SymbolUserOpInterface>]> {
+  let summary = "neighbour `index` of a point through a connectivity";
+  let description = [{
+    The result is missing (`-1`) when the table holds `-1`, or when `point`
+    itself is missing.
+
+    ```mlir
+    %n = stn.neighbor %p through @E2C [%c1] : !stn.point<Edge> -> !stn.point<Cell>
+    ```
+  }];
+  let arguments = (ins Stn_PointType:$point, FlatSymbolRefAttr:$conn, Index:$index);
+  let results = (outs Stn_PointType:$result);
+  let assemblyFormat =
+      "$point `through` $conn `[` $index `]` attr-dict `:` type($point) `->` type($result)";
+}
+
+def Stn_ReduceOp : Stn_Op<"reduce", [RecursiveMemoryEffects,
+    SingleBlockImplicitTerminator<"YieldOp">,
+    DeclareOpInterfaceMethods<SymbolUserOpInterface>]> {
+  let summary = "folds a value over the neighbours of a point";
+  let description = [{
+    The region is evaluated for every neighbour `j` of `point` through `conn`
+    that is not missing; its block arguments are the slot `j` (for sparse
+    fields) and the neighbour point. Folds with no contribution give the
+    identity (0, +inf, -inf, 1).
+
+    ```mlir
+    %s = stn.reduce sum over @C2E at %p -> f64 {
+    ^bb0(%j: index, %e: !stn.point<Edge>):
+      %g = stn.load %geofac_div[%p, nbr %j] : !stn.field<Cell x C2E[3] x f64>
+      %v = stn.load %vn[%e, k] : !stn.field<Edge x K x f64>
+      %m = arith.mulf %g, %v : f64
+      stn.yield %m : f64
+    }
+    ```
+  }];
+  let arguments = (ins Stn_ReduceKind:$kind, FlatSymbolRefAttr:$conn,
+                       Stn_PointType:$point);
+  let results = (outs AnyTypeOf<[AnyFloat, AnySignlessInteger]>:$result);
+  let regions = (region SizedRegion<1>:$body);
+  let assemblyFormat =
+      "$kind `over` $conn `at` $point `:` type($point) `->` type($result) $body attr-dict";
+  let hasVerifier = 1;
+  let extraClassDeclaration = [{
+    ::mlir::BlockArgument getSlot() { return getBody().getArgument(0); }
+    ::mlir::BlockArgument getNeighbor() { return getBody().getArgument(1); }
+  }];
+}
+
+def Stn_IndexOp : Stn_Op<"index", [Pure]> {
+  let summary = "the horizontal index of a point (-1 when missing)";
+  let arguments = (ins Stn_PointType:$point);
+  let results = (outs I32:$result);
+  let assemblyFormat = "$point attr-dict `:` type($point)";
+}
+
+def Stn_LevelOp : Stn_Op<"level", [Pure]> {
+  let summary = "the current level plus a constant offset";
+  let arguments = (ins DefaultValuedAttr<I64Attr, "0">:$offset);
+  let results = (outs I32:$result);
+  let assemblyFormat = "attr-dict";
+  let extraClassDeclaration = [{
+    int64_t getLevelOffset() { return static_cast<int64_t>(getOffset()); }
+  }];
+}
+
+def Stn_ValidOp : Stn_Op<"valid", [Pure]> {
+  let summary = "whether a point exists (is not a missing neighbour)";
+  let arguments = (ins Stn_PointType:$point);
+  let results = (outs I1:$result);
+  let assemblyFormat = "$point attr-dict `:` type($point)";
+}
+
+//===----------------------------------------------------------------------===//
+// Kernel form
+//===----------------------------------------------------------------------===//
+
+def Stn_KernelOp : Stn_Op<"kernel", [AttrSizedOperandSegments,
+    SingleBlockImplicitTerminator<"YieldOp">]> {
+  let summary = "one launch: a loop nest over a domain that writes fields";
+  let description = [{
+    The region runs once per point of the domain (its block argument) and
+    level; it reads fields with `stn.load`, writes them with `stn.write` and
+    guards parts with `scf.if` on `stn.index`/`stn.level` predicates. `kblock`
+    is the number of consecutive levels a thread computes.
+
+    ```mlir
+    stn.kernel "scale" on K[%c0 : %n] {
+      %v = stn.load %f[k] : !stn.field<K x f64>
+      %r = arith.mulf %v, %s : f64
+      stn.write %r to %out : f64, !stn.field<K x f64>
+    }
+    ```
+  }];
+  let arguments = (ins StrAttr:$name,
+                       OptionalAttr<Stn_GridLocation>:$location,
+                       Optional<I32>:$hlb, Optional<I32>:$hub,
+                       Optional<I32>:$klb, Optional<I32>:$kub,
+                       DefaultValuedAttr<I64Attr, "1">:$kblock);
+  let regions = (region SizedRegion<1>:$body);
+  let hasCustomAssemblyFormat = 1;
+  let hasVerifier = 1;
+  let extraClassDeclaration = [{
+    ::mlir::BlockArgument getPoint();
+  }];
+}
+
+def Stn_WriteOp : Stn_Op<"write", [MemoryEffects<[MemWrite]>]> {
+  let summary = "writes a value into a field at the current point and level";
+  let arguments = (ins AnyType:$value, Stn_FieldType:$field,
+                       Optional<Stn_PointType>:$point);
+  let assemblyFormat =
+      "$value `to` $field (`at` $point^ `:` type($point))? attr-dict `:` type($value) `,` type($field)";
+  let hasVerifier = 1;
+}
+
+#endif // FUSEC_IR_STNOPS_TD

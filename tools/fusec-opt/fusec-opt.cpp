@@ -1,0 +1,17 @@
+//===- fusec-opt.cpp - mlir-opt for the stn dialect -----------------------===//
+
+#include "ir/StnDialect.h"
+
+#include "mlir/IR/DialectRegistry.h"
+#include "mlir/Tools/mlir-opt/MlirOptMain.h"
+#include "mlir/Transforms/Passes.h"
+
+int main(int argc, char **argv) {
+  mlir::DialectRegistry registry;
+  registry.insert<fusec::stn::StnDialect, mlir::arith::ArithDialect, mlir::math::MathDialect,
+                  mlir::scf::SCFDialect>();
+  mlir::registerCanonicalizerPass();
+  mlir::registerCSEPass();
+  return mlir::asMainReturnCode(
+      mlir::MlirOptMain(argc, argv, "fusec optimiser driver\n", registry));
+}
