@@ -104,6 +104,9 @@ def Stn_AllocOp : Stn_Op<"alloc", [MemoryEffects<[MemAlloc]>]> {
 def Stn_NumLevelsOp : Stn_Op<"nlev", [Pure]> {
   let summary = "the number of full levels given at setup";
   let results = (outs I32:$result);
+  let builders = [OpBuilder<(ins), [{
+    build($_builder, $_state, $_builder.getI32Type());
+  }]>];
   let assemblyFormat = "attr-dict `:` type($result)";
 }
 
@@ -122,6 +125,10 @@ def Stn_ImageOp : Stn_Op<"image", [Pure,
   }];
   let arguments = (ins I32:$lb, I32:$ub, FlatSymbolRefAttr:$conn);
   let results = (outs I32:$image_lb, I32:$image_ub);
+  let builders = [OpBuilder<(ins "::mlir::Value":$lb, "::mlir::Value":$ub,
+                                 "::mlir::FlatSymbolRefAttr":$conn), [{
+    build($_builder, $_state, $_builder.getI32Type(), $_builder.getI32Type(), lb, ub, conn);
+  }]>];
   let assemblyFormat = "$lb `,` $ub `through` $conn attr-dict";
 }
 
@@ -292,6 +299,9 @@ def Stn_IndexOp : Stn_Op<"index", [Pure]> {
   let summary = "the horizontal index of a point (-1 when missing)";
   let arguments = (ins Stn_PointType:$point);
   let results = (outs I32:$result);
+  let builders = [OpBuilder<(ins "::mlir::Value":$point), [{
+    build($_builder, $_state, $_builder.getI32Type(), point);
+  }]>];
   let assemblyFormat = "$point attr-dict `:` type($point)";
 }
 
@@ -299,6 +309,9 @@ def Stn_LevelOp : Stn_Op<"level", [Pure]> {
   let summary = "the current level plus a constant offset";
   let arguments = (ins DefaultValuedAttr<I64Attr, "0">:$offset);
   let results = (outs I32:$result);
+  let builders = [OpBuilder<(ins "int64_t":$offset), [{
+    build($_builder, $_state, $_builder.getI32Type(), static_cast<uint64_t>(offset));
+  }]>];
   let assemblyFormat = "attr-dict";
   let extraClassDeclaration = [{
     int64_t getLevelOffset() { return static_cast<int64_t>(getOffset()); }
@@ -309,6 +322,9 @@ def Stn_ValidOp : Stn_Op<"valid", [Pure]> {
   let summary = "whether a point exists (is not a missing neighbour)";
   let arguments = (ins Stn_PointType:$point);
   let results = (outs I1:$result);
+  let builders = [OpBuilder<(ins "::mlir::Value":$point), [{
+    build($_builder, $_state, $_builder.getI1Type(), point);
+  }]>];
   let assemblyFormat = "$point attr-dict `:` type($point)";
 }
 

@@ -1,6 +1,7 @@
 //===- fusec-opt.cpp - mlir-opt for the stn dialect -----------------------===//
 
 #include "ir/StnDialect.h"
+#include "passes/Pipelines.h"
 
 #include "mlir/IR/DialectRegistry.h"
 #include "mlir/Tools/mlir-opt/MlirOptMain.h"
@@ -12,6 +13,7 @@ int main(int argc, char **argv) {
                   mlir::scf::SCFDialect>();
   mlir::registerCanonicalizerPass();
   mlir::registerCSEPass();
+  fusec::registerFusecPasses();
   return mlir::asMainReturnCode(
       mlir::MlirOptMain(argc, argv, "fusec optimiser driver\n", registry));
 }

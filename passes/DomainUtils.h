@@ -1,0 +1,58 @@
+//===- DomainUtils.h - building domain bounds at program level ---*- C++ -*-===//
+
+#ifndef FUSEC_PASSES_DOMAINUTILS_H
+#define FUSEC_PASSES_DOMAINUTILS_H
+
+#include "ir/StnOps.h"
+
+#include "mlir/IR/Builders.h"
+
+#include <optional>
+
+namespace fusec {
+
+/// A half-open range of indices given by two program-level i32 values.
+struct IndexRange {
+  mlir::Value lb, ub;
+  bool operator==(const IndexRange &other) const { return lb == other.lb && ub == other.ub; }
+};
+
+/// The horizontal and vertical ranges of an application or store.
+struct Domain {
+  std::optional<IndexRange> horizontal, vertical;
+};
+
+Domain getDomain(stn::ApplyOp apply);
+Domain getDomain(stn::StoreOp store);
+Domain getDomain(stn::KernelOp kernel);
+
+/// Builds i32 index arithmetic at program level, folding constants.
+class BoundsBuilder {
+public:
+  BoundsBuilder(mlir::OpBuilder &builder, mlir::Location loc) : builder(builder), loc(loc) {}
+
+  mlir::Value constant(int64_t value);
+  mlir::Value add(mlir::Value value, int64_t offset);
+  mlir::Value min(mlir::Value a, mlir::Value b);
+  mlir::Value max(mlir::Value a, mlir::Value b);
+  IndexRange shift(IndexRange range, int64_t offset);
+  IndexRange hull(IndexRange a, IndexRange b);
+  IndexRange image(IndexRange range, mlir::FlatSymbolRefAttr conn);
+  /// The number of levels of a field of `vertical` kind (`nlev` or `nlev + 1`).
+  mlir::Value levels(stn::VerticalKind vertical);
+
+private:
+  mlir::OpBuilder &builder;
+  mlir::Location loc;
+};
+
+/// The constant an i32 value folds to, if any.
+std::optional<int64_t> getConstantBound(mlir::Value value);
+
+/// Moves the pure program-level computation of `value` above `anchor` when it
+/// is defined later in the same block, so `value` can be used at `anchor`.
+mlir::LogicalResult hoistAbove(mlir::Value value, mlir::Operation *anchor);
+
+} // namespace fusec
+
+#endif // FUSEC_PASSES_DOMAINUTILS_H

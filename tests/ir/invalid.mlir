@@ -1,0 +1,144 @@
+// RUN: %fusec-opt %s -split-input-file -verify-diagnostics
+
+stn.connectivity @E2C : Edge -> Cell [2]
+stn.program @wrong_start(%f: !stn.field<Cell x K x f64>, %lo: i32, %hi: i32) {
+  %t = stn.apply on Cell[%lo : %hi] K[%lo : %hi] -> !stn.temp<Cell x K x f64> {
+  ^bb0(%p: !stn.point<Cell>):
+    %c0 = arith.constant 0 : index
+    // expected-error @+1 {{E2C starts at Edge, but the point is a Cell}}
+    %n = stn.neighbor %p through @E2C [%c0] : !stn.point<Cell> -> !stn.point<Cell>
+    %v = stn.load %f[%n, k] : !stn.field<Cell x K x f64>
+    stn.yield %v : f64
+  }
+  stn.return
+}
+
+// -----
+
+stn.program @wrong_location(%f: !stn.field<Edge x K x f64>, %lo: i32, %hi: i32) {
+  %t = stn.apply on Cell[%lo : %hi] K[%lo : %hi] -> !stn.temp<Cell x K x f64> {
+  ^bb0(%p: !stn.point<Cell>):
+    // expected-error @+1 {{the field lives on Edge but is read at a Cell}}
+    %v = "stn.load"(%f, %p) <{operandSegmentSizes = array<i32: 1, 1, 0, 0>}> : (!stn.field<Edge x K x f64>, !stn.point<Cell>) -> f64
+    stn.yield %v : f64
+  }
+  stn.return
+}
+
+// -----
+
+stn.program @yield_count(%f: !stn.field<Cell x K x f64>, %lo: i32, %hi: i32) {
+  // expected-error @+1 {{yields 2 value(s) but has 1 result(s)}}
+  %t = stn.apply on Cell[%lo : %hi] K[%lo : %hi] -> !stn.temp<Cell x K x f64> {
+  ^bb0(%p: !stn.point<Cell>):
+    %v = stn.load %f[%p, k] : !stn.field<Cell x K x f64>
+    stn.yield %v, %v : f64, f64
+  }
+  stn.return
+}
+
+// -----
+
+stn.program @result_location(%f: !stn.field<Cell x K x f64>, %lo: i32, %hi: i32) {
+  // expected-error @+1 {{result 0 lives Edge but the application runs on Cell}}
+  %t = stn.apply on Cell[%lo : %hi] K[%lo : %hi] -> !stn.temp<Edge x K x f64> {
+  ^bb0(%p: !stn.point<Cell>):
+    %v = stn.load %f[%p, k] : !stn.field<Cell x K x f64>
+    stn.yield %v : f64
+  }
+  stn.return
+}
+
+// -----
+
+stn.program @element_type(%f: !stn.field<Cell x K x f32>, %lo: i32, %hi: i32) {
+  // expected-error @+1 {{result 0 holds 'f64' values but the region yields 'f32'}}
+  %t = stn.apply on Cell[%lo : %hi] K[%lo : %hi] -> !stn.temp<Cell x K x f64> {
+  ^bb0(%p: !stn.point<Cell>):
+    %v = stn.load %f[%p, k] : !stn.field<Cell x K x f32>
+    stn.yield %v : f32
+  }
+  stn.return
+}
+
+// -----
+
+stn.program @sparse_needs_slot(%g: !stn.field<Cell x C2E[3] x f64>, %lo: i32, %hi: i32) {
+  %t = stn.apply on Cell[%lo : %hi] -> !stn.temp<Cell x f64> {
+  ^bb0(%p: !stn.point<Cell>):
+    // expected-error @+1 {{a field sparse over C2E is read at a neighbour slot ('nbr')}}
+    %v = stn.load %g[%p] : !stn.field<Cell x C2E[3] x f64>
+    stn.yield %v : f64
+  }
+  stn.return
+}
+
+// -----
+
+stn.program @no_levels(%a: !stn.field<Cell x f64>, %lo: i32, %hi: i32) {
+  %t = stn.apply on Cell[%lo : %hi] -> !stn.temp<Cell x f64> {
+  ^bb0(%p: !stn.point<Cell>):
+    // expected-error @+1 {{a field without levels cannot be read at a vertical offset}}
+    %v = stn.load %a[%p] {offset = 1 : i64} : !stn.field<Cell x f64>
+    stn.yield %v : f64
+  }
+  stn.return
+}
+
+// -----
+
+stn.program @store_mismatch(%f: !stn.field<Cell x K x f64>, %o: !stn.field<Edge x K x f64>, %lo: i32, %hi: i32) {
+  %t = stn.apply on Cell[%lo : %hi] K[%lo : %hi] -> !stn.temp<Cell x K x f64> {
+  ^bb0(%p: !stn.point<Cell>):
+    %v = stn.load %f[%p, k] : !stn.field<Cell x K x f64>
+    stn.yield %v : f64
+  }
+  // expected-error @+1 {{the value and the field live on different locations}}
+  stn.store %t to %o on Edge[%lo : %hi] K[%lo : %hi] : !stn.temp<Cell x K x f64> to !stn.field<Edge x K x f64>
+  stn.return
+}
+
+// -----
+
+// expected-error @+1 {{connectivity 'Bad' must have at least one neighbour}}
+stn.connectivity @Bad : Edge -> Cell [0]
+
+// -----
+
+stn.program @unknown_conn(%f: !stn.field<Cell x K x f64>, %lo: i32, %hi: i32) {
+  %t = stn.apply on Cell[%lo : %hi] K[%lo : %hi] -> !stn.temp<Cell x K x f64> {
+  ^bb0(%p: !stn.point<Cell>):
+    %c0 = arith.constant 0 : index
+    // expected-error @+1 {{unknown connectivity @C2X}}
+    %n = stn.neighbor %p through @C2X [%c0] : !stn.point<Cell> -> !stn.point<Cell>
+    %v = stn.load %f[%n, k] : !stn.field<Cell x K x f64>
+    stn.yield %v : f64
+  }
+  stn.return
+}
+
+// -----
+
+// expected-error @+1 {{scalar parameter 's' cannot be an output}}
+stn.program @scalar_out(%s: f64 {stn.name = "s", stn.intent = 1 : i32}) {
+  stn.return
+}
+
+// -----
+
+// expected-error @+1 {{temporaries cannot have a sparse dimension}}
+stn.program @sparse_temp(%t: !stn.temp<Cell x C2E[3] x f64>) {
+  stn.return
+}
+
+// -----
+
+stn.program @write_type(%f: !stn.field<Cell x K x f64>, %lo: i32, %hi: i32) {
+  stn.kernel "k" on Cell[%lo : %hi] K[%lo : %hi] {
+  ^bb0(%p: !stn.point<Cell>):
+    %c = arith.constant 1.0 : f32
+    // expected-error @+1 {{writes 'f32' into a field of 'f64'}}
+    stn.write %c to %f at %p : !stn.point<Cell> : f32, !stn.field<Cell x K x f64>
+  }
+  stn.return
+}

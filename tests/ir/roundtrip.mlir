@@ -1,0 +1,101 @@
+// RUN: %fusec-opt %s -split-input-file | %fusec-opt -split-input-file | FileCheck %s
+
+// CHECK-LABEL: stn.connectivity @E2C2V : Edge -> Vertex[4]
+// CHECK: stn.connectivity @V2E : Vertex -> Edge[6] skip
+stn.connectivity @E2C2V : Edge -> Vertex [4]
+stn.connectivity @V2E : Vertex -> Edge [6] skip
+
+// CHECK-LABEL: stn.program @neighbour_and_sparse
+// CHECK-SAME: %u: !stn.field<Vertex x K x f64>
+// CHECK-SAME: %pn: !stn.field<Edge x E2C2V[4] x f64>
+// CHECK-SAME: %vn: !stn.field<Edge x K x f64> {stn.intent = 2 : i32, stn.name = "vn"}
+stn.program @neighbour_and_sparse(%u: !stn.field<Vertex x K x f64> {stn.name = "u"},
+    %pn: !stn.field<Edge x E2C2V[4] x f64> {stn.name = "pn"},
+    %vn: !stn.field<Edge x K x f64> {stn.intent = 2 : i32, stn.name = "vn"},
+    %lo: i32 {stn.name = "lo"}, %hi: i32 {stn.name = "hi"}) {
+  %c0 = arith.constant 0 : i32
+  %nlev = stn.nlev : i32
+  // CHECK: apply on Edge[%lo : %hi] K[%{{.*}} : %{{.*}}] -> !stn.temp<Edge x K x f64>
+  %t = stn.apply on Edge[%lo : %hi] K[%c0 : %nlev] -> !stn.temp<Edge x K x f64> {
+  ^bb0(%p: !stn.point<Edge>):
+    %c2 = arith.constant 2 : index
+    // CHECK: stn.neighbor %{{.*}} through @E2C2V[%{{.*}}] : <Edge> -> <Vertex>
+    %v = stn.neighbor %p through @E2C2V [%c2] : !stn.point<Edge> -> !stn.point<Vertex>
+    // CHECK: stn.load %u[%{{.*}}, k - 1] : !stn.field<Vertex x K x f64>
+    %a = stn.load %u[%v, k - 1] : !stn.field<Vertex x K x f64>
+    // CHECK: stn.load %pn[%{{.*}}, nbr %{{.*}}] : !stn.field<Edge x E2C2V[4] x f64>
+    %b = stn.load %pn[%p, nbr %c2] : !stn.field<Edge x E2C2V[4] x f64>
+    %c = arith.mulf %a, %b : f64
+    stn.yield %c : f64
+  }
+  // CHECK: apply on Edge -> !stn.temp<Edge x K x f64>
+  %u2 = stn.apply on Edge -> !stn.temp<Edge x K x f64> {
+  ^bb0(%p: !stn.point<Edge>):
+    %v = stn.load %t[%p, k + 1] : !stn.temp<Edge x K x f64>
+    stn.yield %v : f64
+  }
+  // CHECK: store %{{.*}} to %vn on Edge[%lo : %hi] K[
+  stn.store %u2 to %vn on Edge[%lo : %hi] K[%c0 : %nlev] : !stn.temp<Edge x K x f64> to !stn.field<Edge x K x f64>
+  // CHECK: exchange %vn : !stn.field<Edge x K x f64>
+  stn.exchange %vn : !stn.field<Edge x K x f64>
+  stn.return
+}
+
+// -----
+
+stn.connectivity @C2E : Cell -> Edge [3]
+
+// CHECK-LABEL: stn.program @reduce_dynamic_offset_kernel
+stn.program @reduce_dynamic_offset_kernel(%g: !stn.field<Cell x C2E[3] x f64>,
+    %vn: !stn.field<Edge x K x f64>, %off: !stn.field<Cell x K x i32>,
+    %out: !stn.field<Cell x KHalf x f64> {stn.intent = 1 : i32},
+    %lo: i32, %hi: i32, %k0: i32, %k1: i32) {
+  // CHECK: image %{{.*}}, %{{.*}} through @C2E
+  %i0, %i1 = stn.image %lo, %hi through @C2E
+  %t = stn.apply on Cell[%lo : %hi] K[%k0 : %k1] -> !stn.temp<Cell x KHalf x f64> {
+  ^bb0(%p: !stn.point<Cell>):
+    %o = stn.load %off[%p, k] : !stn.field<Cell x K x i32>
+    // CHECK: stn.reduce sum over @C2E at %{{.*}} : <Cell> -> f64
+    %s = stn.reduce sum over @C2E at %p : !stn.point<Cell> -> f64 {
+    ^bb0(%j: index, %e: !stn.point<Edge>):
+      %gg = stn.load %g[%p, nbr %j] : !stn.field<Cell x C2E[3] x f64>
+      // CHECK: stn.load %{{.*}}[%{{.*}}, k + %{{.*}} + 1] : !stn.field<Edge x K x f64>
+      %x = stn.load %vn[%e, k + %o + 1] : !stn.field<Edge x K x f64>
+      %m = arith.mulf %gg, %x : f64
+      stn.yield %m : f64
+    }
+    stn.yield %s : f64
+  }
+  stn.store %t to %out on Cell[%lo : %hi] K[%k0 : %k1] : !stn.temp<Cell x KHalf x f64> to !stn.field<Cell x KHalf x f64>
+  // CHECK: kernel "copy" on Cell[%{{.*}} : %{{.*}}] K[%{{.*}} : %{{.*}}] attributes {kblock = 4 : i64}
+  stn.kernel "copy" on Cell[%lo : %hi] K[%k0 : %k1] attributes {kblock = 4 : i64} {
+  ^bb0(%p: !stn.point<Cell>):
+    %x = stn.load %out[%p, k] : !stn.field<Cell x KHalf x f64>
+    // CHECK: stn.level {offset = 1 : i64}
+    %l = stn.level {offset = 1}
+    %i = stn.index %p : !stn.point<Cell>
+    %ok = stn.valid %p : !stn.point<Cell>
+    // CHECK: stn.write %{{.*}} to %{{.*}} at %{{.*}} : !stn.point<Cell> : f64, <Cell x KHalf x f64>
+    stn.write %x to %out at %p : !stn.point<Cell> : f64, !stn.field<Cell x KHalf x f64>
+  }
+  stn.return
+}
+
+// -----
+
+// CHECK-LABEL: stn.program @vertical_only
+stn.program @vertical_only(%f: !stn.field<K x f64>, %o: !stn.field<K x f64> {stn.intent = 1 : i32},
+    %s: f64, %a: !stn.field<Cell x f64>) {
+  %c0 = arith.constant 0 : i32
+  %n = stn.nlev : i32
+  // CHECK: alloc {name = "scratch"} : <K x f64>
+  %buf = stn.alloc {name = "scratch"} : !stn.field<K x f64>
+  // CHECK: apply on K[%{{.*}} : %{{.*}}] -> !stn.temp<K x f64>
+  %t = stn.apply on K[%c0 : %n] -> !stn.temp<K x f64> {
+    %v = stn.load %f[k] : !stn.field<K x f64>
+    %r = arith.mulf %v, %s : f64
+    stn.yield %r : f64
+  }
+  stn.store %t to %o on K[%c0 : %n] : !stn.temp<K x f64> to !stn.field<K x f64>
+  stn.return
+}

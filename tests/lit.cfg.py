@@ -1,0 +1,40 @@
+# lit configuration shared by every suite under tests/.
+import os
+import shutil
+
+import lit.formats
+import lit.util
+
+config.name = "fusec"
+config.test_format = lit.formats.ShTest(execute_external=False)
+config.suffixes = [".mlir", ".stn", ".test"]
+config.excludes = ["Inputs", "lit.cfg.py", "lit.site.cfg.py.in", "reference"]
+config.test_source_root = os.path.dirname(__file__)
+
+site_config = lit_config.params.get("site_config")
+if site_config is None:
+    lit_config.fatal("run lit through ctest, or pass --param site_config=<build>/tests/lit.site.cfg.py")
+lit_config.load_config(config, site_config)
+config.test_exec_root = os.path.join(config.fusec_obj_root, "tests")
+
+config.environment["PATH"] = os.pathsep.join(
+    [config.fusec_tools_dir, config.llvm_tools_dir, config.environment.get("PATH", os.environ["PATH"])])
+
+src = config.fusec_src_root
+tools = config.fusec_tools_dir
+for name in ["fusec", "fusec-opt", "fusec-translate", "fusec-bench", "fusec-grid"]:
+    config.substitutions.append(("%" + name + " ", os.path.join(tools, name) + " "))
+config.substitutions.append(("%stencils", os.path.join(src, "stencils")))
+config.substitutions.append(("%runtime_include", os.path.join(src, "runtime", "include")))
+config.substitutions.append(("%src_root", src))
+config.substitutions.append(("%build_root", config.fusec_obj_root))
+
+if config.nvcc and not config.nvcc.endswith("NOTFOUND"):
+    config.available_features.add("nvcc")
+    config.substitutions.append(("%nvcc", config.nvcc))
+if config.gfortran and not config.gfortran.endswith("NOTFOUND"):
+    config.available_features.add("gfortran")
+if lit_config.params.get("timing") in ("1", "on", "true"):
+    config.available_features.add("timing")
+if shutil.which("nvidia-smi") and os.system("nvidia-smi -L >/dev/null 2>&1") == 0:
+    config.available_features.add("cuda-gpu")
