@@ -72,4 +72,57 @@ def LowerToKernels : Pass<"stn-lower-to-kernels", "::mlir::ModuleOp"> {
   let dependentDialects = ["::mlir::arith::ArithDialect", "::mlir::scf::SCFDialect"];
 }
 
+def MapFusion : Pass<"stn-map-fusion", "::mlir::ModuleOp"> {
+  let summary = "Fuses producers into consumers and siblings into one application";
+  let description = [{
+    Producer-consumer fusion: a temporary read by later applications is
+    computed inside them instead of going through memory. A read at the
+    centre (any constant level offset) clones the producer's region at the
+    consumer's point and shifted level; a read through a neighbour table
+    recomputes the producer at each neighbour (a missing neighbour reads 0, as
+    before). The cost model recomputes when `reads x work(producer)` is at
+    most `work(producer)` (when the producer disappears) plus
+    `bytes-weight x` the bytes a materialised temporary moves (one write, one
+    read). Nothing is fused across a halo exchange or across an operation
+    that writes a field the producer reads: only independent operations are
+    skipped over.
+
+    Sibling fusion: applications on the same location over the same domain
+    become one application (their inputs are loaded once, one launch), when
+    the later one reads no result of the earlier and nothing in between
+    writes what it reads.
+
+    Before:
+    ```mlir
+    %t = stn.apply on Cell[%lo : %hi] K[%a : %b] -> !stn.temp<Cell x K x f64> {
+    ^bb0(%p: !stn.point<Cell>):
+      %w = stn.load %w_old[%p, k] : !stn.field<Cell x K x f64>
+      %x = arith.mulf %w, %w : f64
+      stn.yield %x : f64
+    }
+    %u = stn.apply on Cell[%lo : %hi] K[%a : %b] -> !stn.temp<Cell x K x f64> {
+    ^bb0(%p: !stn.point<Cell>):
+      %v = stn.load %t[%p, k] : !stn.temp<Cell x K x f64>
+      stn.yield %v : f64
+    }
+    ```
+    After:
+    ```mlir
+    %u = stn.apply on Cell[%lo : %hi] K[%a : %b] -> !stn.temp<Cell x K x f64> {
+    ^bb0(%p: !stn.point<Cell>):
+      %w = stn.load %w_old[%p, k] : !stn.field<Cell x K x f64>
+      %x = arith.mulf %w, %w : f64
+      stn.yield %x : f64
+    }
+    ```
+  }];
+  let options = [
+    Option<"recompute", "recompute", "bool", /*default=*/"true",
+           "Recompute temporaries read through neighbour tables when the cost model allows">,
+    Option<"bytesWeight", "bytes-weight", "int64_t", /*default=*/"8",
+           "Work units one byte of DRAM traffic is worth in the cost model">,
+  ];
+  let dependentDialects = ["::mlir::arith::ArithDialect", "::mlir::scf::SCFDialect"];
+}
+
 #endif // FUSEC_PASSES_TD

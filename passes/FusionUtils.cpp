@@ -1,0 +1,254 @@
+//===- FusionUtils.cpp - shared pieces of the fusion passes ---------------===//
+
+#include "passes/FusionUtils.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "passes/DomainUtils.h"
+
+#include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/IR/IRMapping.h"
+
+using namespace mlir;
+using namespace fusec::stn;
+
+namespace fusec {
+
+std::string describeApply(ApplyOp apply) {
+  if (auto name = apply.getName())
+    return ("'" + *name + "'").str();
+  return "an unnamed application";
+}
+
+bool mayBeMissing(Value point) {
+  if (auto neighbor = point.getDefiningOp<NeighborOp>()) {
+    if (mayBeMissing(neighbor.getPoint()))
+      return true;
+    ConnectivityOp conn = lookupConnectivity(neighbor, neighbor.getConnAttr());
+    return !conn || conn.getSkip();
+  }
+  if (auto arg = dyn_cast<BlockArgument>(point))
+    if (auto reduce = dyn_cast<ReduceOp>(arg.getOwner()->getParentOp()))
+      return false; // reductions skip missing neighbours
+  return false;
+}
+
+Value inlineProducer(OpBuilder &builder, ApplyOp producer, unsigned resultIndex, Value point,
+                     int64_t levelOffset) {
+  IRMapping mapping;
+  Block &body = producer.getBody().front();
+  if (producer.getPoint())
+    mapping.map(producer.getPoint(), point);
+  for (Operation &op : body.without_terminator()) {
+    Operation *clone = builder.clone(op, mapping);
+    if (levelOffset == 0)
+      continue;
+    clone->walk([&](Operation *nested) {
+      if (auto load = dyn_cast<LoadOp>(nested)) {
+        if (FieldShape::of(load.getField().getType()).vertical != VerticalKind::None)
+          load.setOffset(static_cast<uint64_t>(load.getLevelOffset() + levelOffset));
+      } else if (auto level = dyn_cast<LevelOp>(nested)) {
+        level.setOffset(static_cast<uint64_t>(level.getLevelOffset() + levelOffset));
+      }
+    });
+  }
+  Value value = mapping.lookup(producer.getYield().getValues()[resultIndex]);
+  if (!point || !mayBeMissing(point))
+    return value;
+  Location loc = producer.getLoc();
+  Value valid = builder.create<ValidOp>(loc, point);
+  Value zero = builder.create<arith::ConstantOp>(loc, builder.getZeroAttr(value.getType()));
+  return builder.create<arith::SelectOp>(loc, valid, value, zero);
+}
+
+int64_t multiplicity(Operation *op, ApplyOp apply) {
+  int64_t count = 1;
+  for (auto reduce = op->getParentOfType<ReduceOp>(); reduce && apply->isAncestor(reduce);
+       reduce = reduce->getParentOfType<ReduceOp>())
+    if (ConnectivityOp conn = lookupConnectivity(reduce, reduce.getConnAttr()))
+      count *= conn.getSize();
+  return count;
+}
+
+int64_t estimateWork(ApplyOp apply) {
+  int64_t work = 0;
+  apply.getBody().walk([&](Operation *op) {
+    int64_t times = multiplicity(op, apply);
+    if (isa<LoadOp>(op)) {
+      work += 2 * times;
+    } else if (auto reduce = dyn_cast<ReduceOp>(op)) {
+      if (ConnectivityOp conn = lookupConnectivity(reduce, reduce.getConnAttr()))
+        work += times * conn.getSize(); // one accumulation per neighbour
+    } else if (op->getDialect() && op->getDialect()->getNamespace() != "stn" &&
+               !isa<arith::ConstantOp>(op) && !op->hasTrait<OpTrait::IsTerminator>()) {
+      work += times;
+    }
+  });
+  return work;
+}
+
+SmallVector<Value> fieldsReadBy(Operation *op) {
+  SmallVector<Value> fields;
+  op->walk([&](LoadOp load) {
+    Value field = load.getField();
+    if (isa<FieldType>(field.getType()) && !llvm::is_contained(fields, field))
+      fields.push_back(field);
+  });
+  return fields;
+}
+
+bool writesField(Operation *op, Value field) {
+  bool writes = false;
+  op->walk([&](Operation *nested) {
+    if (auto store = dyn_cast<StoreOp>(nested))
+      writes |= store.getField() == field;
+    else if (auto write = dyn_cast<WriteOp>(nested))
+      writes |= write.getField() == field;
+    else if (auto exchange = dyn_cast<ExchangeOp>(nested))
+      writes |= llvm::is_contained(exchange.getFields(), field);
+  });
+  return writes;
+}
+
+std::string interferenceBetween(Operation *from, Operation *to, Operation *reader) {
+  if (from->getBlock() != to->getBlock())
+    return "they are in different branches";
+  SmallVector<Value> inputs = fieldsReadBy(reader);
+  for (Operation *op = from->getNextNode(); op && op != to; op = op->getNextNode()) {
+    bool hasExchange = false;
+    op->walk([&](ExchangeOp) { hasExchange = true; });
+    if (hasExchange)
+      return "a halo exchange lies between them";
+    for (Value field : inputs)
+      if (writesField(op, field)) {
+        std::string name = "a field";
+        if (auto arg = dyn_cast<BlockArgument>(field))
+          if (auto program = dyn_cast<ProgramOp>(arg.getOwner()->getParentOp()))
+            name = ("'" + program.getArgName(arg.getArgNumber()) + "'").str();
+        if (auto alloc = field.getDefiningOp<AllocOp>())
+          if (auto allocName = alloc.getName())
+            name = ("'" + *allocName + "'").str();
+        return name + " it reads is written in between";
+      }
+  }
+  return "";
+}
+
+} // namespace fusec
+
+namespace fusec {
+
+bool readsResultOf(ApplyOp apply, ApplyOp producer) {
+  bool reads = false;
+  apply.walk([&](LoadOp load) {
+    reads |= load.getField().getDefiningOp() == producer.getOperation();
+  });
+  return reads;
+}
+
+/// Values defined outside `region` that it uses.
+static SmallVector<Value> capturedValues(Region &region) {
+  SmallVector<Value> captured;
+  region.walk([&](Operation *op) {
+    for (Value operand : op->getOperands())
+      if (!region.isAncestor(operand.getParentRegion()) && !llvm::is_contained(captured, operand))
+        captured.push_back(operand);
+  });
+  return captured;
+}
+
+/// `index in [range)` for the part of a merged application that had `range`.
+static Value inRangeTest(OpBuilder &builder, Location loc, Value index, Value lb, Value ub) {
+  Value lower = builder.create<arith::CmpIOp>(loc, arith::CmpIPredicate::sge, index, lb);
+  Value upper = builder.create<arith::CmpIOp>(loc, arith::CmpIPredicate::slt, index, ub);
+  return builder.create<arith::AndIOp>(loc, lower, upper);
+}
+
+FailureOr<ApplyOp> mergeApplies(ApplyOp earlier, ApplyOp later) {
+  // Everything `later` uses must be available where `earlier` stands.
+  SmallVector<Value> needed = capturedValues(later.getBody());
+  for (Value bound : later->getOperands())
+    needed.push_back(bound);
+  for (Value value : needed)
+    if (failed(hoistAbove(value, earlier)))
+      return failure();
+
+  OpBuilder builder(earlier);
+  Location loc = earlier.getLoc();
+  auto hullOf = [&](Value a, Value b, bool lower) -> Value {
+    if (!a || !b || a == b)
+      return a ? a : b;
+    return lower ? builder.create<arith::MinSIOp>(loc, a, b).getResult()
+                 : builder.create<arith::MaxSIOp>(loc, a, b).getResult();
+  };
+  Value hlb = hullOf(earlier.getHlb(), later.getHlb(), true);
+  Value hub = hullOf(earlier.getHub(), later.getHub(), false);
+  Value klb = hullOf(earlier.getKlb(), later.getKlb(), true);
+  Value kub = hullOf(earlier.getKub(), later.getKub(), false);
+
+  SmallVector<Type> types(earlier.getResultTypes());
+  llvm::append_range(types, later.getResultTypes());
+  auto merged = builder.create<ApplyOp>(loc, types, earlier.getLocation(), hlb, hub, klb, kub);
+  std::string name = (earlier.getName().value_or("apply") + "+" +
+                      later.getName().value_or("apply")).str();
+  merged.setNameAttr(builder.getStringAttr(name));
+
+  Block &body = merged.getBody().front();
+  OpBuilder inside = OpBuilder::atBlockEnd(&body);
+  SmallVector<Value> yields;
+  for (ApplyOp part : {earlier, later}) {
+    // The part's own domain, where it differs from the merged one.
+    Value condition;
+    auto conjoin = [&](Value test) {
+      condition = condition ? inside.create<arith::AndIOp>(loc, condition, test) : test;
+    };
+    if (part.getHlb() && (part.getHlb() != hlb || part.getHub() != hub))
+      conjoin(inRangeTest(inside, loc, inside.create<IndexOp>(loc, merged.getPoint()),
+                          part.getHlb(), part.getHub()));
+    if (part.getKlb() && (part.getKlb() != klb || part.getKub() != kub))
+      conjoin(inRangeTest(inside, loc, inside.create<LevelOp>(loc, 0), part.getKlb(),
+                          part.getKub()));
+    auto partYields = part.getYield().getValues();
+    if (!condition) {
+      Value point = merged.getPoint();
+      IRMapping mapping;
+      if (part.getPoint())
+        mapping.map(part.getPoint(), point);
+      for (Operation &op : part.getBody().front().without_terminator())
+        inside.clone(op, mapping);
+      for (Value value : partYields)
+        yields.push_back(mapping.lookup(value));
+      continue;
+    }
+    auto guard = inside.create<scf::IfOp>(loc, TypeRange(ValueRange(partYields)), condition,
+                                          /*withElseRegion=*/true);
+    OpBuilder thenBuilder = guard.getThenBodyBuilder();
+    IRMapping mapping;
+    if (part.getPoint())
+      mapping.map(part.getPoint(), merged.getPoint());
+    for (Operation &op : part.getBody().front().without_terminator())
+      thenBuilder.clone(op, mapping);
+    SmallVector<Value> thenValues;
+    for (Value value : partYields)
+      thenValues.push_back(mapping.lookup(value));
+    thenBuilder.create<scf::YieldOp>(loc, thenValues);
+    OpBuilder elseBuilder = guard.getElseBodyBuilder();
+    SmallVector<Value> zeros;
+    for (Value value : partYields)
+      zeros.push_back(elseBuilder.create<arith::ConstantOp>(
+          loc, elseBuilder.getZeroAttr(value.getType())));
+    elseBuilder.create<scf::YieldOp>(loc, zeros);
+    llvm::append_range(yields, guard.getResults());
+  }
+  inside.create<YieldOp>(loc, yields);
+
+  unsigned split = earlier.getNumResults();
+  for (auto [index, result] : llvm::enumerate(earlier.getResults()))
+    result.replaceAllUsesWith(merged.getResult(index));
+  for (auto [index, result] : llvm::enumerate(later.getResults()))
+    result.replaceAllUsesWith(merged.getResult(split + index));
+  earlier.erase();
+  later.erase();
+  return merged;
+}
+
+} // namespace fusec

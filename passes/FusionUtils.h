@@ -1,0 +1,68 @@
+//===- FusionUtils.h - shared pieces of the fusion passes ---------*- C++ -*-===//
+
+#ifndef FUSEC_PASSES_FUSIONUTILS_H
+#define FUSEC_PASSES_FUSIONUTILS_H
+
+#include "ir/StnOps.h"
+
+#include "mlir/IR/Builders.h"
+
+namespace fusec {
+
+/// A stencil-level name for diagnostics: the application's name, quoted.
+std::string describeApply(stn::ApplyOp apply);
+
+/// Clones `producer`'s region at `point` and `levelOffset` levels away from
+/// the current level, before the builder's insertion point, and returns the
+/// value of result `resultIndex`. When `point` may be a missing neighbour, the
+/// value is 0 there, as a read of the materialised temporary would give.
+mlir::Value inlineProducer(mlir::OpBuilder &builder, stn::ApplyOp producer,
+                           unsigned resultIndex, mlir::Value point, int64_t levelOffset);
+
+/// True when `point` can be a missing neighbour (-1).
+bool mayBeMissing(mlir::Value point);
+
+/// The work of evaluating an application's region once: one unit per
+/// arithmetic operation and per fold step, two per load (loads cost issue
+/// slots and cache bandwidth), each times the neighbour counts of the folds
+/// around it.
+int64_t estimateWork(stn::ApplyOp apply);
+
+/// How often `op` runs per point of `apply`: the product of the neighbour
+/// counts of the folds around it.
+int64_t multiplicity(mlir::Operation *op, stn::ApplyOp apply);
+
+/// Why the reads of `reader` cannot move across the operations strictly
+/// between `from` and `to` (same block): a halo exchange, or a write to a field
+/// `reader` reads. Only independent operations may be skipped over. Returns an
+/// empty string when nothing in between interferes.
+std::string interferenceBetween(mlir::Operation *from, mlir::Operation *to,
+                                mlir::Operation *reader);
+
+/// Fields (block arguments or allocations) that `op` and its regions read.
+llvm::SmallVector<mlir::Value> fieldsReadBy(mlir::Operation *op);
+
+/// True when `op` writes `field` (store, kernel write, exchange).
+bool writesField(mlir::Operation *op, mlir::Value field);
+
+} // namespace fusec
+
+
+namespace fusec {
+
+/// Merges `later` into `earlier` (same location): one application over the
+/// union of their domains computing the results of both. When the domains
+/// differ, each part is computed under an index/level predicate so it never
+/// runs outside the domain it had. The caller checked that `later` neither
+/// reads results of `earlier` nor depends on anything in between; values
+/// `later` uses must be computable before `earlier`. Returns the merged
+/// application, or failure (nothing changed) when a bound of `later` cannot
+/// be computed before `earlier`.
+mlir::FailureOr<stn::ApplyOp> mergeApplies(stn::ApplyOp earlier, stn::ApplyOp later);
+
+/// True when `apply` reads a result of `producer`.
+bool readsResultOf(stn::ApplyOp apply, stn::ApplyOp producer);
+
+} // namespace fusec
+
+#endif // FUSEC_PASSES_FUSIONUTILS_H

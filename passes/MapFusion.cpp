@@ -1,0 +1,179 @@
+//===- MapFusion.cpp - producer-consumer and sibling fusion ---------------===//
+
+#include "passes/FusionUtils.h"
+#include "passes/Passes.h"
+#include "passes/Remarks.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "llvm/Support/FormatVariadic.h"
+
+namespace fusec {
+#define GEN_PASS_DEF_MAPFUSION
+#include "passes/Passes.h.inc"
+} // namespace fusec
+
+using namespace mlir;
+using namespace fusec;
+using namespace fusec::stn;
+
+namespace {
+
+constexpr llvm::StringLiteral kPass = "stn-map-fusion";
+
+/// How a temporary is read by the applications that use it.
+struct ReadSites {
+  SmallVector<LoadOp> inlinable;
+  int64_t evaluations = 0; // per consumer point: loads weighted by their folds' sizes
+  bool throughNeighbours = false;
+  bool allInlinable = true;
+  bool stored = false;
+  std::string refusal; // why some read cannot be inlined
+};
+
+class MapFusion {
+public:
+  MapFusion(ProgramOp program, bool recompute, int64_t bytesWeight)
+      : program(program), recompute(recompute), bytesWeight(bytesWeight) {}
+
+  void run() {
+    while (fuseOneProducer() || fuseOneSiblingPair()) {
+    }
+  }
+
+private:
+  SmallVector<ApplyOp> applies() {
+    SmallVector<ApplyOp> result;
+    program.walk([&](ApplyOp apply) { result.push_back(apply); });
+    return result;
+  }
+
+  /// Inlines the first temporary (in program order) whose reads the cost model
+  /// allows to recompute; returns whether anything changed.
+  bool fuseOneProducer() {
+    for (ApplyOp producer : applies())
+      for (auto [index, result] : llvm::enumerate(producer.getResults()))
+        if (tryInline(producer, index, result))
+          return true;
+    return false;
+  }
+
+  ReadSites collectReads(ApplyOp producer, Value result) {
+    ReadSites sites;
+    for (Operation *user : result.getUsers()) {
+      if (isa<StoreOp>(user)) {
+        sites.stored = true;
+        continue;
+      }
+      auto load = cast<LoadOp>(user);
+      auto consumer = load->getParentOfType<ApplyOp>();
+      std::string why;
+      if (load.getDynOffset())
+        why = "it is read at a data-dependent level";
+      else if (std::string interference = interferenceBetween(producer, consumer, producer);
+               !interference.empty())
+        why = interference;
+      else if (load.getPoint() != consumer.getPoint() && !recompute)
+        why = "it is read through a neighbour table and recomputation is off";
+      if (!why.empty()) {
+        sites.allInlinable = false;
+        if (sites.refusal.empty())
+          sites.refusal = "not fused into " + describeApply(consumer) + ": " + why;
+        continue;
+      }
+      sites.throughNeighbours |= load.getPoint() != consumer.getPoint();
+      sites.inlinable.push_back(load);
+      sites.evaluations += multiplicity(load, consumer);
+    }
+    return sites;
+  }
+
+  bool tryInline(ApplyOp producer, unsigned index, Value result) {
+    ReadSites sites = collectReads(producer, result);
+    if (sites.inlinable.empty()) {
+      if (!sites.refusal.empty())
+        explain(producer, sites.refusal);
+      return false;
+    }
+    // Cost model: recomputing costs the producer's work at every read; keeping
+    // it costs one evaluation plus a write and a read of the temporary through
+    // DRAM (bytes weighted by `bytes-weight` work units per byte).
+    int64_t work = estimateWork(producer);
+    int64_t reads = sites.evaluations;
+    bool producerStays = sites.stored || !sites.allInlinable;
+    int64_t bytes = 2 * (getElementType(result.getType()).getIntOrFloatBitWidth() / 8);
+    int64_t recomputeCost = reads * work;
+    int64_t keepCost = (producerStays ? 0 : work) + bytesWeight * bytes;
+    if (reads > 1 && recomputeCost > keepCost) {
+      explain(producer, llvm::formatv("not fused: {0} read {1} times{2}, recomputation would "
+                                      "cost {3} work units against {4} to keep it in memory "
+                                      "({5:f1}x the producer's work)",
+                                      describeApply(producer), reads,
+                                      sites.throughNeighbours ? " through neighbour tables" : "",
+                                      recomputeCost, keepCost, double(recomputeCost) / work)
+                            .str());
+      return false;
+    }
+    for (LoadOp load : sites.inlinable) {
+      OpBuilder builder(load);
+      Value value = inlineProducer(builder, producer, index, load.getPoint(),
+                                   load.getLevelOffset());
+      load.replaceAllUsesWith(value);
+      load.erase();
+    }
+    explain(producer, llvm::formatv("fused {0} into its readers: {1} read(s){2}, work {3} each",
+                                    describeApply(producer), reads,
+                                    sites.throughNeighbours ? " recomputed through neighbour tables"
+                                                            : " at the centre",
+                                    work)
+                          .str());
+    if (producer.use_empty())
+      producer.erase();
+    return true;
+  }
+
+  /// Merges the first pair of applications with the same location and the
+  /// same domain where the later one can move up to the earlier one.
+  bool fuseOneSiblingPair() {
+    SmallVector<ApplyOp> all = applies();
+    for (auto [i, earlier] : llvm::enumerate(all))
+      for (ApplyOp later : llvm::ArrayRef(all).drop_front(i + 1)) {
+        if (!sameDomain(earlier, later) || readsResultOf(later, earlier))
+          continue;
+        if (!interferenceBetween(earlier, later, later).empty())
+          continue;
+        std::string message = "fused siblings " + describeApply(earlier) + " and " +
+                              describeApply(later) + " (same domain): one kernel";
+        if (FailureOr<ApplyOp> merged = mergeApplies(earlier, later); succeeded(merged)) {
+          explain(*merged, message);
+          return true;
+        }
+      }
+    return false;
+  }
+
+  static bool sameDomain(ApplyOp a, ApplyOp b) {
+    return a->getBlock() == b->getBlock() && a.getLocation() == b.getLocation() &&
+           a.getHlb() == b.getHlb() && a.getHub() == b.getHub() && a.getKlb() == b.getKlb() &&
+           a.getKub() == b.getKub() && a.isDomainInferred() && b.isDomainInferred();
+  }
+
+  void explain(ApplyOp at, const std::string &message) {
+    if (auto diag = remark(kPass, at))
+      *diag << message;
+  }
+
+  ProgramOp program;
+  bool recompute;
+  int64_t bytesWeight;
+};
+
+struct MapFusionPass : public fusec::impl::MapFusionBase<MapFusionPass> {
+  using MapFusionBase::MapFusionBase;
+  void runOnOperation() override {
+    getOperation().walk([&](ProgramOp program) {
+      MapFusion(program, recompute, bytesWeight).run();
+    });
+  }
+};
+
+} // namespace

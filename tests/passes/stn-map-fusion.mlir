@@ -1,0 +1,229 @@
+// RUN: %fusec-opt %s -split-input-file -stn-map-fusion -Rpass=stn-map-fusion -mlir-print-op-on-diagnostic=false -verify-diagnostics | FileCheck %s
+// RUN: %fusec-opt %s -split-input-file -stn-map-fusion="bytes-weight=0" -mlir-print-op-on-diagnostic=false | FileCheck %s --check-prefix=NOCOST
+
+
+// Centre read at K-1: the producer is cloned at the shifted level.
+stn.connectivity @C2E2CO : Cell -> Cell [4]
+stn.connectivity @E2C : Edge -> Cell [2] skip
+
+// CHECK-LABEL: stn.program @centre_level_offset
+// CHECK: apply on Cell[%lo : %hi]
+// CHECK: stn.load %f[%{{.*}}, k - 1]
+// CHECK-NOT: apply
+stn.program @centre_level_offset(%f: !stn.field<Cell x K x f64> {stn.name = "f"},
+    %o: !stn.field<Cell x K x f64> {stn.intent = 1 : i32, stn.name = "o"},
+    %lo: i32 {stn.name = "lo"}, %hi: i32 {stn.name = "hi"}, %k0: i32, %k1: i32, %km: i32) {
+  // expected-remark @+1 {{fused 'div' into its readers: 1 read(s) at the centre}}
+  %t = stn.apply on Cell[%lo : %hi] K[%km : %k1] -> !stn.temp<Cell x K x f64> {
+  ^bb0(%p: !stn.point<Cell>):
+    %v = stn.load %f[%p, k] : !stn.field<Cell x K x f64>
+    %x = arith.mulf %v, %v : f64
+    stn.yield %x : f64
+  } attributes {name = "div"}
+  %u = stn.apply on Cell[%lo : %hi] K[%k0 : %k1] -> !stn.temp<Cell x K x f64> {
+  ^bb0(%p: !stn.point<Cell>):
+    %v = stn.load %t[%p, k - 1] : !stn.temp<Cell x K x f64>
+    stn.yield %v : f64
+  } attributes {name = "div_ic"}
+  stn.store %u to %o on Cell[%lo : %hi] K[%k0 : %k1] : !stn.temp<Cell x K x f64> to !stn.field<Cell x K x f64>
+  stn.return
+}
+
+// -----
+
+stn.connectivity @C2E2CO : Cell -> Cell [4]
+stn.connectivity @E2C : Edge -> Cell [2] skip
+
+// A read through a neighbour table is recomputed at each neighbour; through a
+// table with missing entries the recomputed value is 0 at a missing neighbour.
+// CHECK-LABEL: stn.program @recompute_through_skip_table
+// CHECK: %[[N:.*]] = stn.neighbor %{{.*}} through @E2C
+// CHECK: stn.load %th[%[[N]], k]
+// CHECK: %[[VALID:.*]] = stn.valid %[[N]]
+// CHECK: arith.select %[[VALID]]
+stn.program @recompute_through_skip_table(%th: !stn.field<Cell x K x f64> {stn.name = "th"},
+    %o: !stn.field<Edge x K x f64> {stn.intent = 1 : i32, stn.name = "o"},
+    %lo: i32 {stn.name = "lo"}, %hi: i32 {stn.name = "hi"}, %clo: i32, %chi: i32, %k0: i32, %k1: i32) {
+  // expected-remark @+1 {{fused 'enh' into its readers: 1 read(s) recomputed through neighbour tables}}
+  %t = stn.apply on Cell[%clo : %chi] K[%k0 : %k1] -> !stn.temp<Cell x K x f64> {
+  ^bb0(%p: !stn.point<Cell>):
+    %v = stn.load %th[%p, k] : !stn.field<Cell x K x f64>
+    %one = arith.constant 1.0 : f64
+    %x = arith.addf %v, %one : f64
+    stn.yield %x : f64
+  } attributes {name = "enh"}
+  %u = stn.apply on Edge[%lo : %hi] K[%k0 : %k1] -> !stn.temp<Edge x K x f64> {
+  ^bb0(%e: !stn.point<Edge>):
+    %c0 = arith.constant 0 : index
+    %n = stn.neighbor %e through @E2C [%c0] : !stn.point<Edge> -> !stn.point<Cell>
+    %v = stn.load %t[%n, k] : !stn.temp<Cell x K x f64>
+    stn.yield %v : f64
+  } attributes {name = "kh"}
+  stn.store %u to %o on Edge[%lo : %hi] K[%k0 : %k1] : !stn.temp<Edge x K x f64> to !stn.field<Edge x K x f64>
+  stn.return
+}
+
+// -----
+
+stn.connectivity @C2E2CO : Cell -> Cell [4]
+stn.connectivity @E2C : Edge -> Cell [2] skip
+
+// Cost model: read 4 times through C2E2CO; with bytes-weight=0 memory is
+// free, so recomputation never pays.
+// CHECK-LABEL: stn.program @cost_model
+// CHECK: stn.reduce sum over @C2E2CO
+// CHECK: stn.reduce sum over @C2E2CO
+// NOCOST-LABEL: stn.program @cost_model
+// NOCOST: attributes {name = "nabla2"}
+// NOCOST: apply on Cell[%lo : %hi]
+// NOCOST: stn.load %{{.*}}[%{{.*}}, k] : !stn.temp
+stn.program @cost_model(%w_old: !stn.field<Cell x K x f64> {stn.name = "w_old"},
+    %o: !stn.field<Cell x K x f64> {stn.intent = 1 : i32, stn.name = "o"},
+    %lo: i32 {stn.name = "lo"}, %hi: i32 {stn.name = "hi"}, %clo: i32, %chi: i32, %k0: i32, %k1: i32) {
+  // expected-remark @+1 {{fused 'nabla2' into its readers: 4 read(s) recomputed through neighbour tables, work 12 each}}
+  %t = stn.apply on Cell[%clo : %chi] K[%k0 : %k1] -> !stn.temp<Cell x K x f64> {
+  ^bb0(%p: !stn.point<Cell>):
+    %s = stn.reduce sum over @C2E2CO at %p : !stn.point<Cell> -> f64 {
+    ^bb0(%j: index, %q: !stn.point<Cell>):
+      %x = stn.load %w_old[%q, k] : !stn.field<Cell x K x f64>
+      stn.yield %x : f64
+    }
+    stn.yield %s : f64
+  } attributes {name = "nabla2"}
+  %u = stn.apply on Cell[%lo : %hi] K[%k0 : %k1] -> !stn.temp<Cell x K x f64> {
+  ^bb0(%p: !stn.point<Cell>):
+    %s = stn.reduce sum over @C2E2CO at %p : !stn.point<Cell> -> f64 {
+    ^bb0(%j: index, %q: !stn.point<Cell>):
+      %x = stn.load %t[%q, k] : !stn.temp<Cell x K x f64>
+      stn.yield %x : f64
+    }
+    stn.yield %s : f64
+  } attributes {name = "nabla4"}
+  stn.store %u to %o on Cell[%lo : %hi] K[%k0 : %k1] : !stn.temp<Cell x K x f64> to !stn.field<Cell x K x f64>
+  stn.return
+}
+
+// -----
+
+stn.connectivity @C2E2CO : Cell -> Cell [4]
+stn.connectivity @E2C : Edge -> Cell [2] skip
+
+// Refusal (the dependency-skipping case that broke dawn): the producer reads
+// `a`, which is written between producer and consumer, so the consumer must
+// see the value computed before that write.
+// CHECK-LABEL: stn.program @dependency_in_between
+// CHECK: %[[T:.*]] = apply on Cell
+// CHECK: store %{{.*}} to %a
+// CHECK: stn.load %[[T]]
+stn.program @dependency_in_between(%a: !stn.field<Cell x K x f64> {stn.intent = 2 : i32, stn.name = "a"},
+    %o: !stn.field<Cell x K x f64> {stn.intent = 1 : i32, stn.name = "o"},
+    %lo: i32 {stn.name = "lo"}, %hi: i32 {stn.name = "hi"}, %k0: i32, %k1: i32, %zlo: i32) {
+  // expected-remark @+1 {{not fused into 'consumer': 'a' it reads is written in between}}
+  %t = stn.apply on Cell[%lo : %hi] K[%k0 : %k1] -> !stn.temp<Cell x K x f64> {
+  ^bb0(%p: !stn.point<Cell>):
+    %v = stn.load %a[%p, k] : !stn.field<Cell x K x f64>
+    stn.yield %v : f64
+  } attributes {name = "producer"}
+  %z = stn.apply on Cell[%zlo : %hi] K[%k0 : %k1] -> !stn.temp<Cell x K x f64> {
+  ^bb0(%p: !stn.point<Cell>):
+    %c = arith.constant 0.0 : f64
+    stn.yield %c : f64
+  } attributes {name = "zero"}
+  stn.store %z to %a on Cell[%zlo : %hi] K[%k0 : %k1] : !stn.temp<Cell x K x f64> to !stn.field<Cell x K x f64>
+  %u = stn.apply on Cell[%lo : %hi] K[%k0 : %k1] -> !stn.temp<Cell x K x f64> {
+  ^bb0(%p: !stn.point<Cell>):
+    %v = stn.load %t[%p, k] : !stn.temp<Cell x K x f64>
+    stn.yield %v : f64
+  } attributes {name = "consumer"}
+  stn.store %u to %o on Cell[%lo : %hi] K[%k0 : %k1] : !stn.temp<Cell x K x f64> to !stn.field<Cell x K x f64>
+  stn.return
+}
+
+// -----
+
+stn.connectivity @C2E2CO : Cell -> Cell [4]
+stn.connectivity @E2C : Edge -> Cell [2] skip
+
+// Refusal: never across a halo exchange.
+// CHECK-LABEL: stn.program @across_exchange
+// CHECK: %[[T:.*]] = apply on Cell
+// CHECK: exchange
+// CHECK: stn.load %[[T]]
+stn.program @across_exchange(%a: !stn.field<Cell x K x f64> {stn.name = "a"},
+    %o: !stn.field<Cell x K x f64> {stn.intent = 1 : i32, stn.name = "o"},
+    %lo: i32 {stn.name = "lo"}, %hi: i32 {stn.name = "hi"}, %k0: i32, %k1: i32) {
+  // expected-remark @+1 {{not fused into 'consumer': a halo exchange lies between them}}
+  %t = stn.apply on Cell[%lo : %hi] K[%k0 : %k1] -> !stn.temp<Cell x K x f64> {
+  ^bb0(%p: !stn.point<Cell>):
+    %v = stn.load %a[%p, k] : !stn.field<Cell x K x f64>
+    stn.yield %v : f64
+  } attributes {name = "producer"}
+  stn.exchange %o : !stn.field<Cell x K x f64>
+  %u = stn.apply on Cell[%lo : %hi] K[%k0 : %k1] -> !stn.temp<Cell x K x f64> {
+  ^bb0(%p: !stn.point<Cell>):
+    %v = stn.load %t[%p, k] : !stn.temp<Cell x K x f64>
+    stn.yield %v : f64
+  } attributes {name = "consumer"}
+  stn.store %u to %o on Cell[%lo : %hi] K[%k0 : %k1] : !stn.temp<Cell x K x f64> to !stn.field<Cell x K x f64>
+  stn.return
+}
+
+// -----
+
+stn.connectivity @C2E2CO : Cell -> Cell [4]
+stn.connectivity @E2C : Edge -> Cell [2] skip
+
+// Refusal: a read at a data-dependent level keeps the temporary.
+// CHECK-LABEL: stn.program @dynamic_level
+// CHECK: %[[T:.*]] = apply on Cell
+// CHECK: stn.load %[[T]][%{{.*}}, k + %
+stn.program @dynamic_level(%a: !stn.field<Cell x K x f64>, %off: !stn.field<Cell x K x i32>,
+    %o: !stn.field<Cell x K x f64> {stn.intent = 1 : i32},
+    %lo: i32, %hi: i32, %k0: i32, %k1: i32) {
+  // expected-remark @+1 {{not fused into 'consumer': it is read at a data-dependent level}}
+  %t = stn.apply on Cell[%lo : %hi] K[%k0 : %k1] -> !stn.temp<Cell x K x f64> {
+  ^bb0(%p: !stn.point<Cell>):
+    %v = stn.load %a[%p, k] : !stn.field<Cell x K x f64>
+    stn.yield %v : f64
+  } attributes {name = "producer"}
+  %u = stn.apply on Cell[%lo : %hi] K[%k0 : %k1] -> !stn.temp<Cell x K x f64> {
+  ^bb0(%p: !stn.point<Cell>):
+    %d = stn.load %off[%p, k] : !stn.field<Cell x K x i32>
+    %v = stn.load %t[%p, k + %d] : !stn.temp<Cell x K x f64>
+    stn.yield %v : f64
+  } attributes {name = "consumer"}
+  stn.store %u to %o on Cell[%lo : %hi] K[%k0 : %k1] : !stn.temp<Cell x K x f64> to !stn.field<Cell x K x f64>
+  stn.return
+}
+
+// -----
+
+stn.connectivity @C2E2CO : Cell -> Cell [4]
+stn.connectivity @E2C : Edge -> Cell [2] skip
+
+// Siblings over the same domain become one application with both results.
+// CHECK-LABEL: stn.program @siblings
+// CHECK: %[[M:.*]]:2 = apply on Cell[%lo : %hi] K[%k0 : %k1] -> !stn.temp<Cell x K x f64>, !stn.temp<Cell x K x f64>
+// CHECK: attributes {name = "dwdx+dwdy"}
+// CHECK: store %[[M]]#0 to %x
+// CHECK: store %[[M]]#1 to %y
+stn.program @siblings(%w: !stn.field<Cell x K x f64> {stn.name = "w"},
+    %x: !stn.field<Cell x K x f64> {stn.intent = 1 : i32, stn.name = "x"},
+    %y: !stn.field<Cell x K x f64> {stn.intent = 1 : i32, stn.name = "y"},
+    %lo: i32 {stn.name = "lo"}, %hi: i32 {stn.name = "hi"}, %k0: i32 {stn.name = "k0"}, %k1: i32 {stn.name = "k1"}) {
+  // expected-remark @+1 {{fused siblings 'dwdx' and 'dwdy' (same domain): one kernel}}
+  %t = stn.apply on Cell[%lo : %hi] K[%k0 : %k1] -> !stn.temp<Cell x K x f64> {
+  ^bb0(%p: !stn.point<Cell>):
+    %v = stn.load %w[%p, k] : !stn.field<Cell x K x f64>
+    stn.yield %v : f64
+  } attributes {name = "dwdx"}
+  stn.store %t to %x on Cell[%lo : %hi] K[%k0 : %k1] : !stn.temp<Cell x K x f64> to !stn.field<Cell x K x f64>
+  %u = stn.apply on Cell[%lo : %hi] K[%k0 : %k1] -> !stn.temp<Cell x K x f64> {
+  ^bb0(%p: !stn.point<Cell>):
+    %v = stn.load %w[%p, k] : !stn.field<Cell x K x f64>
+    %d = arith.addf %v, %v : f64
+    stn.yield %d : f64
+  } attributes {name = "dwdy"}
+  stn.store %u to %y on Cell[%lo : %hi] K[%k0 : %k1] : !stn.temp<Cell x K x f64> to !stn.field<Cell x K x f64>
+  stn.return
+}
