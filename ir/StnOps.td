@@ -155,7 +155,8 @@ def Stn_ApplyOp : Stn_Op<"apply", [
   let arguments = (ins OptionalAttr<Stn_GridLocation>:$location,
                        Optional<I32>:$hlb, Optional<I32>:$hub,
                        Optional<I32>:$klb, Optional<I32>:$kub,
-                       OptionalAttr<StrAttr>:$name);
+                       OptionalAttr<StrAttr>:$name,
+                       OptionalAttr<I64Attr>:$kblock);
   let results = (outs Variadic<Stn_TempType>:$results);
   let regions = (region SizedRegion<1>:$body);
   let hasCustomAssemblyFormat = 1;

@@ -54,7 +54,7 @@ Value BoundsBuilder::min(Value a, Value b) {
     return a;
   auto ca = getConstantBound(a), cb = getConstantBound(b);
   if (ca && cb)
-    return constant(std::min(*ca, *cb));
+    return *ca <= *cb ? a : b;
   return builder.create<arith::MinSIOp>(loc, a, b);
 }
 
@@ -63,7 +63,7 @@ Value BoundsBuilder::max(Value a, Value b) {
     return a;
   auto ca = getConstantBound(a), cb = getConstantBound(b);
   if (ca && cb)
-    return constant(std::max(*ca, *cb));
+    return *ca >= *cb ? a : b;
   return builder.create<arith::MaxSIOp>(loc, a, b);
 }
 

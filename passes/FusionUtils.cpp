@@ -137,6 +137,27 @@ std::string interferenceBetween(Operation *from, Operation *to, Operation *reade
 
 namespace fusec {
 
+bool mergeFirstCompatiblePair(
+    ProgramOp program, function_ref<bool(ApplyOp, ApplyOp)> compatible,
+    function_ref<void(ApplyOp merged, const std::string &message)> explain) {
+  SmallVector<ApplyOp> all;
+  program.walk([&](ApplyOp apply) { all.push_back(apply); });
+  for (auto [i, earlier] : llvm::enumerate(all))
+    for (ApplyOp later : llvm::ArrayRef(all).drop_front(i + 1)) {
+      if (earlier->getBlock() != later->getBlock() || !earlier.isDomainInferred() ||
+          !later.isDomainInferred() || earlier.getLocation() != later.getLocation() ||
+          !compatible(earlier, later) || readsResultOf(later, earlier) ||
+          !interferenceBetween(earlier, later, later).empty())
+        continue;
+      std::string names = describeApply(earlier) + " and " + describeApply(later);
+      if (FailureOr<ApplyOp> merged = mergeApplies(earlier, later); succeeded(merged)) {
+        explain(*merged, names);
+        return true;
+      }
+    }
+  return false;
+}
+
 bool readsResultOf(ApplyOp apply, ApplyOp producer) {
   bool reads = false;
   apply.walk([&](LoadOp load) {
@@ -174,11 +195,11 @@ FailureOr<ApplyOp> mergeApplies(ApplyOp earlier, ApplyOp later) {
 
   OpBuilder builder(earlier);
   Location loc = earlier.getLoc();
+  BoundsBuilder bounds(builder, loc);
   auto hullOf = [&](Value a, Value b, bool lower) -> Value {
-    if (!a || !b || a == b)
+    if (!a || !b)
       return a ? a : b;
-    return lower ? builder.create<arith::MinSIOp>(loc, a, b).getResult()
-                 : builder.create<arith::MaxSIOp>(loc, a, b).getResult();
+    return lower ? bounds.min(a, b) : bounds.max(a, b);
   };
   Value hlb = hullOf(earlier.getHlb(), later.getHlb(), true);
   Value hub = hullOf(earlier.getHub(), later.getHub(), false);
@@ -191,6 +212,9 @@ FailureOr<ApplyOp> mergeApplies(ApplyOp earlier, ApplyOp later) {
   std::string name = (earlier.getName().value_or("apply") + "+" +
                       later.getName().value_or("apply")).str();
   merged.setNameAttr(builder.getStringAttr(name));
+  if (auto kblock = std::max(earlier.getKblock().value_or(1), later.getKblock().value_or(1));
+      kblock > 1)
+    merged.setKblock(kblock);
 
   Block &body = merged.getBody().front();
   OpBuilder inside = OpBuilder::atBlockEnd(&body);

@@ -60,6 +60,14 @@ namespace fusec {
 /// be computed before `earlier`.
 mlir::FailureOr<stn::ApplyOp> mergeApplies(stn::ApplyOp earlier, stn::ApplyOp later);
 
+/// Merges the first pair of applications, in program order, that
+/// `compatible` accepts and that can legally become one (the later reads no
+/// result of the earlier, and nothing between them writes what the later
+/// reads). Reports the merge through `explain`; returns whether it merged.
+bool mergeFirstCompatiblePair(
+    stn::ProgramOp program, llvm::function_ref<bool(stn::ApplyOp, stn::ApplyOp)> compatible,
+    llvm::function_ref<void(stn::ApplyOp merged, const std::string &message)> explain);
+
 /// True when `apply` reads a result of `producer`.
 bool readsResultOf(stn::ApplyOp apply, stn::ApplyOp producer);
 

@@ -88,7 +88,7 @@ private:
         domain.horizontal ? domain.horizontal->lb : Value(),
         domain.horizontal ? domain.horizontal->ub : Value(),
         domain.vertical ? domain.vertical->lb : Value(),
-        domain.vertical ? domain.vertical->ub : Value(), /*kblock=*/1);
+        domain.vertical ? domain.vertical->ub : Value(), apply.getKblock().value_or(1));
     kernel.getBody().takeBody(apply.getBody());
     YieldOp yield = cast<YieldOp>(kernel.getBody().front().getTerminator());
     builder.setInsertionPoint(yield);

@@ -131,30 +131,17 @@ private:
     return true;
   }
 
-  /// Merges the first pair of applications with the same location and the
-  /// same domain where the later one can move up to the earlier one.
+  /// Merges the first pair of applications over the same domain.
   bool fuseOneSiblingPair() {
-    SmallVector<ApplyOp> all = applies();
-    for (auto [i, earlier] : llvm::enumerate(all))
-      for (ApplyOp later : llvm::ArrayRef(all).drop_front(i + 1)) {
-        if (!sameDomain(earlier, later) || readsResultOf(later, earlier))
-          continue;
-        if (!interferenceBetween(earlier, later, later).empty())
-          continue;
-        std::string message = "fused siblings " + describeApply(earlier) + " and " +
-                              describeApply(later) + " (same domain): one kernel";
-        if (FailureOr<ApplyOp> merged = mergeApplies(earlier, later); succeeded(merged)) {
-          explain(*merged, message);
-          return true;
-        }
-      }
-    return false;
-  }
-
-  static bool sameDomain(ApplyOp a, ApplyOp b) {
-    return a->getBlock() == b->getBlock() && a.getLocation() == b.getLocation() &&
-           a.getHlb() == b.getHlb() && a.getHub() == b.getHub() && a.getKlb() == b.getKlb() &&
-           a.getKub() == b.getKub() && a.isDomainInferred() && b.isDomainInferred();
+    return mergeFirstCompatiblePair(
+        program,
+        [](ApplyOp a, ApplyOp b) {
+          return a.getHlb() == b.getHlb() && a.getHub() == b.getHub() &&
+                 a.getKlb() == b.getKlb() && a.getKub() == b.getKub();
+        },
+        [&](ApplyOp merged, const std::string &names) {
+          explain(merged, "fused siblings " + names + " (same domain): one kernel");
+        });
   }
 
   void explain(ApplyOp at, const std::string &message) {

@@ -125,4 +125,93 @@ def MapFusion : Pass<"stn-map-fusion", "::mlir::ModuleOp"> {
   let dependentDialects = ["::mlir::arith::ArithDialect", "::mlir::scf::SCFDialect"];
 }
 
+def MergeVertical : Pass<"stn-merge-vertical", "::mlir::ModuleOp"> {
+  let summary = "Merges applications split only by their vertical ranges";
+  let description = [{
+    Applications on the same location and horizontal range whose vertical
+    ranges differ (`[0, 1)`, `[1, nlev)`, the bottom two levels, the sponge
+    layer) become one application over the union of the levels. Each part
+    runs under its own level predicate, so nothing is computed outside the
+    levels it had: one launch instead of several, and no thin blocks. The
+    same legality rules as sibling fusion apply.
+
+    Before:
+    ```mlir
+    %a = stn.apply on Cell[%lo : %hi] K[%c0 : %n] -> !stn.temp<Cell x K x f64> { ... }
+    %b = stn.apply on Cell[%lo : %hi] K[%c1 : %n] -> !stn.temp<Cell x K x f64> { ... }
+    ```
+    After:
+    ```mlir
+    %m:2 = stn.apply on Cell[%lo : %hi] K[%c0 : %n] -> !stn.temp<...>, !stn.temp<...> {
+    ^bb0(%p: !stn.point<Cell>):
+      ... part a ...
+      %l = stn.level
+      %in = ... %l in [%c1, %n) ...
+      %bv = scf.if %in -> (f64) { ... part b ...; scf.yield %v : f64 }
+            else { scf.yield %zero : f64 }
+      stn.yield %av, %bv : f64, f64
+    }
+    ```
+  }];
+  let dependentDialects = ["::mlir::arith::ArithDialect", "::mlir::scf::SCFDialect"];
+}
+
+def RemoveRedundantArrays : Pass<"stn-remove-redundant-arrays", "::mlir::ModuleOp"> {
+  let summary = "Removes copies, dead and overwritten stores, forwards buffers";
+  let description = [{
+    - A copy `buf = f` into a program-local buffer whose readers all run
+      before anything writes `f` again: they read `f`, the copy goes.
+    - A store into a program-local buffer that nothing reads goes.
+    - A store overwritten by a later store over the same domain, with no read
+      or exchange in between, goes.
+    - A program-local buffer written once and read only at the centre by
+      applications over exactly the stored domain: the readers use the stored
+      temporary directly, so map fusion can keep it in registers.
+    Unused applications and buffers are erased.
+
+    Before:
+    ```mlir
+    %c = stn.apply on Cell[%lo : %hi] K[%a : %b] -> !stn.temp<Cell x K x f64> {
+    ^bb0(%p: !stn.point<Cell>):
+      %v = stn.load %w[%p, k] : !stn.field<Cell x K x f64>
+      stn.yield %v : f64
+    }
+    stn.store %c to %w_tmp on Cell[%lo : %hi] K[%a : %b] : ...
+    ... stn.load %w_tmp[...] ...
+    ```
+    After:
+    ```mlir
+    ... stn.load %w[...] ...
+    ```
+  }];
+}
+
+def KBlocking : Pass<"stn-k-blocking", "::mlir::ModuleOp"> {
+  let summary = "Each thread computes a block of consecutive levels";
+  let description = [{
+    Sets `kblock` on applications (or kernels) with levels. The emitters then
+    give each thread `block` consecutive levels: work that does not depend on
+    the level (neighbour indices, 2-D coefficients) is computed once per
+    thread, and a value read at `k-1` that the thread read at `k` one
+    iteration earlier stays in a register. Whether it pays differs per
+    kernel, so it is not part of `fuse-all`: choose it per stencil (option
+    `stencils`, a regular expression over application names) from
+    measurements (`fusec-bench --autotune`).
+
+    Before:
+    ```mlir
+    %t = stn.apply on Cell[%lo : %hi] K[%a : %b] -> ... { ... }
+    ```
+    After (`stn-k-blocking{block=4}`):
+    ```mlir
+    %t = stn.apply on Cell[%lo : %hi] K[%a : %b] -> ... { ... } attributes {kblock = 4 : i64}
+    ```
+  }];
+  let options = [
+    Option<"block", "block", "int64_t", /*default=*/"4", "Levels per thread">,
+    Option<"stencils", "stencils", "std::string", /*default=*/"\"\"",
+           "Only applications whose name matches this regular expression (all when empty)">,
+  ];
+}
+
 #endif // FUSEC_PASSES_TD

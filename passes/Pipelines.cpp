@@ -21,8 +21,19 @@ struct NamedPipeline {
 
 void buildNone(OpPassManager &) {}
 
+void buildFuseAll(OpPassManager &pm) {
+  pm.addPass(createRemoveRedundantArrays());
+  pm.addPass(createMapFusion());
+  pm.addPass(createMergeVertical());
+  pm.addPass(createRemoveRedundantArrays());
+  pm.addPass(createCanonicalizerPass());
+  pm.addPass(createCSEPass());
+}
+
 const NamedPipeline kNamedPipelines[] = {
     {"none", "one kernel per stencil application: ICON's OpenACC loop structure", buildNone},
+    {"fuse-all", "redundant-array removal, map fusion with recomputation, vertical merging",
+     buildFuseAll},
 };
 
 const NamedPipeline *findNamedPipeline(llvm::StringRef name) {
@@ -37,7 +48,10 @@ std::string describeValidPipelines() {
   for (const NamedPipeline &pipeline : kNamedPipelines)
     text += pipeline.name.str() + ", ";
   text += "or a comma-separated list of passes:";
-  for (llvm::StringRef pass : {"stn-infer-domains", "stn-lower-to-kernels", "canonicalize", "cse"})
+  for (llvm::StringRef pass :
+       {"stn-map-fusion{recompute=true bytes-weight=8}", "stn-merge-vertical",
+        "stn-remove-redundant-arrays", "stn-k-blocking{block=4 stencils=<regex>}",
+        "canonicalize", "cse"})
     text += " " + pass.str();
   return text;
 }
