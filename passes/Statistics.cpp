@@ -1,0 +1,72 @@
+//===- Statistics.cpp - kernels, buffers and modelled traffic -------------===//
+
+#include "passes/Statistics.h"
+
+#include "ir/StnOps.h"
+
+#include "llvm/Support/Format.h"
+
+using namespace mlir;
+using namespace fusec::stn;
+
+namespace fusec {
+
+/// Bytes one point and level of `field` occupies, or 0 for fields without
+/// both a location and levels.
+static int64_t bytesPerPoint(Value field) {
+  FieldShape shape = FieldShape::of(field.getType());
+  if (!shape.location || shape.vertical == VerticalKind::None)
+    return 0;
+  int64_t slots = shape.sparse.empty() ? 1 : shape.sparseSize;
+  return slots * std::max<int64_t>(1, shape.elementType.getIntOrFloatBitWidth() / 8);
+}
+
+static int64_t kernelTraffic(KernelOp kernel) {
+  SmallVector<Value> fields;
+  kernel.walk([&](Operation *op) {
+    Value field;
+    if (auto load = dyn_cast<LoadOp>(op))
+      field = load.getField();
+    else if (auto write = dyn_cast<WriteOp>(op))
+      field = write.getField();
+    if (field && !llvm::is_contained(fields, field))
+      fields.push_back(field);
+  });
+  int64_t bytes = 0;
+  for (Value field : fields)
+    bytes += bytesPerPoint(field);
+  return bytes;
+}
+
+std::vector<ProgramStatistics> computeStatistics(ModuleOp module) {
+  std::vector<ProgramStatistics> result;
+  module.walk([&](ProgramOp program) {
+    ProgramStatistics stats;
+    stats.name = program.getSymName().str();
+    program.walk([&](KernelOp kernel) {
+      ++stats.kernels;
+      stats.bytesPerPoint += kernelTraffic(kernel);
+    });
+    program.walk([&](AllocOp alloc) {
+      bool written = llvm::any_of(alloc->getUsers(), [](Operation *user) {
+        return isa<WriteOp>(user);
+      });
+      stats.materialisedTemporaries += written ? 1 : 0;
+    });
+    result.push_back(std::move(stats));
+  });
+  return result;
+}
+
+void printStatistics(const std::vector<ProgramStatistics> &stats, llvm::raw_ostream &os) {
+  size_t width = 7;
+  for (const ProgramStatistics &program : stats)
+    width = std::max(width, program.name.size());
+  os << llvm::left_justify("program", width) << "  kernels  temporaries  bytes/point\n";
+  for (const ProgramStatistics &program : stats)
+    os << llvm::left_justify(program.name, width) << "  " << llvm::format("%7lld", program.kernels)
+       << "  " << llvm::format("%11lld", program.materialisedTemporaries) << "  "
+       << llvm::format("%11lld", program.bytesPerPoint) << "\n";
+}
+
+} // namespace fusec
