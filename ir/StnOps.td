@@ -156,7 +156,8 @@ def Stn_ApplyOp : Stn_Op<"apply", [
                        Optional<I32>:$hlb, Optional<I32>:$hub,
                        Optional<I32>:$klb, Optional<I32>:$kub,
                        OptionalAttr<StrAttr>:$name,
-                       OptionalAttr<I64Attr>:$kblock);
+                       OptionalAttr<I64Attr>:$kblock,
+                       UnitAttr:$keep_in_memory);
   let results = (outs Variadic<Stn_TempType>:$results);
   let regions = (region SizedRegion<1>:$body);
   let hasCustomAssemblyFormat = 1;

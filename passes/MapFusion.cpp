@@ -88,6 +88,8 @@ private:
   }
 
   bool tryInline(ApplyOp producer, unsigned index, Value result) {
+    if (producer.getKeepInMemory())
+      return false;
     ReadSites sites = collectReads(producer, result);
     if (sites.inlinable.empty()) {
       if (!sites.refusal.empty())

@@ -1,9 +1,13 @@
 //===- Pipelines.cpp - named and textual pass pipelines -------------------===//
 
 #include "passes/Pipelines.h"
+#include "passes/PipelineConfig.h"
 #include "passes/Passes.h"
 
+#include "mlir/IR/SymbolTable.h"
+
 #include "mlir/Pass/PassRegistry.h"
+#include "mlir/Pass/PassManager.h"
 #include "mlir/Transforms/Passes.h"
 
 using namespace mlir;
@@ -78,6 +82,80 @@ void buildKernelLoweringPipeline(OpPassManager &pm) {
   pm.addPass(createLowerToKernels());
   pm.addPass(createCanonicalizerPass());
   pm.addPass(createCSEPass());
+}
+
+/// True when the application computes stencil `name` (alone or fused).
+static bool computesStencil(stn::ApplyOp apply, llvm::StringRef name) {
+  llvm::SmallVector<llvm::StringRef> parts;
+  apply.getName().value_or("").split(parts, '+');
+  return llvm::is_contained(parts, name);
+}
+
+static LogicalResult markStencilChoices(ModuleOp module, const PipelineConfig &config,
+                                        std::string &error) {
+  for (const auto &[name, choice] : config.stencils) {
+    bool found = false;
+    module.walk([&](stn::ApplyOp apply) {
+      if (!computesStencil(apply, name))
+        return;
+      found = true;
+      if (choice.kblock)
+        apply.setKblock(*choice.kblock);
+      if (choice.recompute && !*choice.recompute)
+        apply.setKeepInMemory(true);
+    });
+    if (!found) {
+      error = "the configuration names stencil '" + name + "', which no program applies";
+      return failure();
+    }
+  }
+  for (const auto &[name, choice] : config.programs)
+    if (!SymbolTable::lookupSymbolIn(module, name)) {
+      error = "the configuration names program '" + name + "', which the file does not define";
+      return failure();
+    }
+  return success();
+}
+
+LogicalResult runPipelines(ModuleOp module, const PipelineConfig &config, bool lower,
+                           std::string &error) {
+  if (failed(markStencilChoices(module, config, error)))
+    return failure();
+  // Programs grouped by pipeline, in order of first appearance.
+  llvm::SmallVector<std::pair<std::string, llvm::SmallVector<std::string>>> groups;
+  for (auto program : module.getOps<stn::ProgramOp>()) {
+    std::string pipeline = config.pipelineFor(program.getSymName().str());
+    auto group = llvm::find_if(groups, [&](const auto &entry) { return entry.first == pipeline; });
+    if (group == groups.end())
+      groups.push_back({pipeline, {}}), group = std::prev(groups.end());
+    group->second.push_back(program.getSymName().str());
+  }
+  llvm::StringMap<OwningOpRef<ModuleOp>> compiled;
+  for (auto &[pipeline, programs] : groups) {
+    OwningOpRef<ModuleOp> copy = module.clone();
+    for (auto program : llvm::make_early_inc_range(copy->getOps<stn::ProgramOp>()))
+      if (!llvm::is_contained(programs, program.getSymName()))
+        program.erase();
+    PassManager pm(module.getContext());
+    if (failed(buildOptimisationPipeline(pm, pipeline, error)))
+      return failure();
+    if (lower)
+      buildKernelLoweringPipeline(pm);
+    if (failed(pm.run(*copy))) {
+      error = "the pipeline '" + pipeline + "' failed";
+      return failure();
+    }
+    for (const std::string &name : programs)
+      compiled[name] = copy->clone();
+  }
+  // Put each program back in its place, compiled by its own pipeline.
+  for (auto program : llvm::make_early_inc_range(module.getOps<stn::ProgramOp>())) {
+    ModuleOp source = *compiled[program.getSymName()];
+    auto result = SymbolTable::lookupSymbolIn(source, program.getSymName());
+    OpBuilder(program).clone(*result);
+    program.erase();
+  }
+  return success();
 }
 
 void registerFusecPasses() {

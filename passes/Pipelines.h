@@ -3,6 +3,7 @@
 #ifndef FUSEC_PASSES_PIPELINES_H
 #define FUSEC_PASSES_PIPELINES_H
 
+#include "mlir/IR/BuiltinOps.h"
 #include "mlir/Pass/PassManager.h"
 #include "mlir/Support/LogicalResult.h"
 #include "llvm/ADT/StringRef.h"
@@ -10,6 +11,8 @@
 #include <string>
 
 namespace fusec {
+
+struct PipelineConfig;
 
 /// Adds the optimisation pipeline `spec` to `pm`: a named pipeline (`none`,
 /// `fuse-all`) or a textual one (`stn-map-fusion,stn-k-blocking{block=8}`).
@@ -20,6 +23,14 @@ mlir::LogicalResult buildOptimisationPipeline(mlir::OpPassManager &pm, llvm::Str
 
 /// Adds the lowering from program level to kernel form (what emitters read).
 void buildKernelLoweringPipeline(mlir::OpPassManager &pm);
+
+/// Runs on every program of `module` the optimisation pipeline `config` picks
+/// for it (programs sharing a pipeline run together), after marking the
+/// applications of configured stencils (`kblock`, `keep_in_memory`), and then,
+/// when `lower` is set, the kernel lowering. Unknown programs or stencils in
+/// the configuration, and invalid pipelines, are errors.
+mlir::LogicalResult runPipelines(mlir::ModuleOp module, const PipelineConfig &config, bool lower,
+                                 std::string &error);
 
 /// Registers every fusec pass and named pipeline (for fusec-opt).
 void registerFusecPasses();

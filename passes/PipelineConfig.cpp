@@ -1,0 +1,171 @@
+//===- PipelineConfig.cpp - per-program and per-stencil choices -----------===//
+
+#include "passes/PipelineConfig.h"
+
+#include <yaml-cpp/yaml.h>
+
+#include <fstream>
+#include <set>
+#include <sstream>
+
+namespace fusec {
+
+namespace {
+
+/// An error at a node, carried out of the parser by exception and turned
+/// into a message at the boundary.
+struct ConfigError {
+  YAML::Mark mark;
+  std::string message;
+};
+
+[[noreturn]] void fail(const YAML::Node &node, const std::string &message) {
+  throw ConfigError{node.Mark(), message};
+}
+
+void checkKeys(const YAML::Node &map, const std::set<std::string> &valid, const std::string &what) {
+  if (!map.IsMap())
+    fail(map, what + " must be a mapping");
+  for (const auto &entry : map) {
+    std::string key = entry.first.as<std::string>();
+    if (valid.count(key))
+      continue;
+    std::string list;
+    for (const std::string &name : valid)
+      list += (list.empty() ? "" : ", ") + name;
+    fail(entry.first, "unknown key '" + key + "' in " + what + " (valid keys: " + list + ")");
+  }
+}
+
+std::string requireString(const YAML::Node &node, const std::string &what) {
+  if (!node.IsScalar() || node.Scalar().empty())
+    fail(node, what + " must be a non-empty string");
+  return node.Scalar();
+}
+
+std::string requireReason(const YAML::Node &entry, const std::string &what) {
+  if (!entry["reason"])
+    fail(entry, what + " needs a 'reason': every exception says why");
+  return requireString(entry["reason"], "the reason of " + what);
+}
+
+ProgramChoice parseProgram(const std::string &name, const YAML::Node &node) {
+  std::string what = "program '" + name + "'";
+  checkKeys(node, {"pipeline", "reason"}, what);
+  if (!node["pipeline"])
+    fail(node, what + " needs a 'pipeline'");
+  return {requireString(node["pipeline"], "the pipeline of " + what), requireReason(node, what)};
+}
+
+StencilChoice parseStencil(const std::string &name, const YAML::Node &node) {
+  std::string what = "stencil '" + name + "'";
+  checkKeys(node, {"kblock", "recompute", "reason"}, what);
+  StencilChoice choice;
+  if (const YAML::Node kblock = node["kblock"]) {
+    int64_t value = 0;
+    if (!YAML::convert<int64_t>::decode(kblock, value) || value < 1 || value > 1024)
+      fail(kblock, "kblock of " + what + " must be an integer from 1 to 1024");
+    choice.kblock = value;
+  }
+  if (const YAML::Node recompute = node["recompute"]) {
+    bool value = false;
+    if (!YAML::convert<bool>::decode(recompute, value))
+      fail(recompute, "recompute of " + what + " must be true or false");
+    choice.recompute = value;
+  }
+  if (!choice.kblock && !choice.recompute)
+    fail(node, what + " chooses nothing: give kblock or recompute");
+  choice.reason = requireReason(node, what);
+  return choice;
+}
+
+PipelineConfig parseDocument(const YAML::Node &root) {
+  PipelineConfig config;
+  if (root.IsNull())
+    return config;
+  checkKeys(root, {"default", "programs", "stencils"}, "the configuration");
+  if (const YAML::Node pipeline = root["default"])
+    config.defaultPipeline = requireString(pipeline, "default");
+  if (const YAML::Node programs = root["programs"]) {
+    if (!programs.IsMap())
+      fail(programs, "programs must be a mapping from program names");
+    for (const auto &entry : programs)
+      config.programs[entry.first.as<std::string>()] =
+          parseProgram(entry.first.as<std::string>(), entry.second);
+  }
+  if (const YAML::Node stencils = root["stencils"]) {
+    if (!stencils.IsMap())
+      fail(stencils, "stencils must be a mapping from stencil names");
+    for (const auto &entry : stencils)
+      config.stencils[entry.first.as<std::string>()] =
+          parseStencil(entry.first.as<std::string>(), entry.second);
+  }
+  return config;
+}
+
+std::string location(const std::string &path, const YAML::Mark &mark) {
+  if (mark.is_null())
+    return path;
+  return path + ":" + std::to_string(mark.line + 1) + ":" + std::to_string(mark.column + 1);
+}
+
+} // namespace
+
+const std::string &PipelineConfig::pipelineFor(const std::string &program) const {
+  auto found = programs.find(program);
+  return found == programs.end() ? defaultPipeline : found->second.pipeline;
+}
+
+bool parsePipelineConfig(const std::string &text, const std::string &path,
+                         PipelineConfig &config, std::string &error) {
+  try {
+    config = parseDocument(YAML::Load(text));
+    return true;
+  } catch (const ConfigError &e) {
+    error = location(path, e.mark) + ": error: " + e.message;
+  } catch (const YAML::Exception &e) {
+    error = location(path, e.mark) + ": error: " + e.msg;
+  }
+  return false;
+}
+
+bool loadPipelineConfig(const std::string &path, PipelineConfig &config, std::string &error) {
+  std::ifstream file(path);
+  if (!file) {
+    error = path + ": error: cannot read the configuration file";
+    return false;
+  }
+  std::stringstream text;
+  text << file.rdbuf();
+  return parsePipelineConfig(text.str(), path, config, error);
+}
+
+std::string printPipelineConfig(const PipelineConfig &config, const std::string &header) {
+  YAML::Emitter out;
+  out << YAML::Comment(header) << YAML::BeginMap;
+  out << YAML::Key << "default" << YAML::Value << config.defaultPipeline;
+  if (!config.programs.empty()) {
+    out << YAML::Key << "programs" << YAML::Value << YAML::BeginMap;
+    for (const auto &[name, choice] : config.programs)
+      out << YAML::Key << name << YAML::Value << YAML::BeginMap << YAML::Key << "pipeline"
+          << YAML::Value << choice.pipeline << YAML::Key << "reason" << YAML::Value
+          << choice.reason << YAML::EndMap;
+    out << YAML::EndMap;
+  }
+  if (!config.stencils.empty()) {
+    out << YAML::Key << "stencils" << YAML::Value << YAML::BeginMap;
+    for (const auto &[name, choice] : config.stencils) {
+      out << YAML::Key << name << YAML::Value << YAML::BeginMap;
+      if (choice.kblock)
+        out << YAML::Key << "kblock" << YAML::Value << *choice.kblock;
+      if (choice.recompute)
+        out << YAML::Key << "recompute" << YAML::Value << *choice.recompute;
+      out << YAML::Key << "reason" << YAML::Value << choice.reason << YAML::EndMap;
+    }
+    out << YAML::EndMap;
+  }
+  out << YAML::EndMap;
+  return std::string(out.c_str()) + "\n";
+}
+
+} // namespace fusec

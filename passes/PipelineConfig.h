@@ -1,0 +1,67 @@
+//===- PipelineConfig.h - per-program and per-stencil choices -----*- C++ -*-===//
+//
+// A YAML file (e.g. stencils/diffusion.yaml) picks the pipeline per program and
+// options per stencil; every exception to the default carries a reason:
+//
+//   default: fuse-all
+//   programs:
+//     apply_diffusion_to_vn:
+//       pipeline: stn-remove-redundant-arrays,stn-map-fusion
+//       reason: vertical merging measured slower on this program
+//   stencils:
+//     calculate_nabla2_for_w:
+//       recompute: false         # keep its result in memory
+//       kblock: 4                # levels per thread
+//       reason: measured 1.2x faster (fusec-bench --autotune)
+//
+// Reading is strict: unknown keys, programs or stencils, missing reasons and
+// bad values are errors with the file's line and column. This library uses
+// yaml-cpp, which reports errors by throwing, so it is built with exceptions
+// and converts them to messages; nothing else in fusec needs exceptions.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef FUSEC_PASSES_PIPELINECONFIG_H
+#define FUSEC_PASSES_PIPELINECONFIG_H
+
+#include <cstdint>
+#include <map>
+#include <optional>
+#include <string>
+
+namespace fusec {
+
+struct ProgramChoice {
+  std::string pipeline;
+  std::string reason;
+};
+
+struct StencilChoice {
+  std::optional<int64_t> kblock;
+  std::optional<bool> recompute;
+  std::string reason;
+};
+
+struct PipelineConfig {
+  std::string defaultPipeline = "fuse-all";
+  std::map<std::string, ProgramChoice> programs;
+  std::map<std::string, StencilChoice> stencils;
+
+  /// The pipeline for `program`.
+  const std::string &pipelineFor(const std::string &program) const;
+};
+
+/// Parses `text` (named `path` in messages). On error returns false and sets
+/// `error` to `path:line:col: message`.
+bool parsePipelineConfig(const std::string &text, const std::string &path,
+                         PipelineConfig &config, std::string &error);
+
+/// Reads and parses the file at `path`.
+bool loadPipelineConfig(const std::string &path, PipelineConfig &config, std::string &error);
+
+/// The YAML text of `config` (what --autotune writes), deterministic.
+std::string printPipelineConfig(const PipelineConfig &config, const std::string &header);
+
+} // namespace fusec
+
+#endif // FUSEC_PASSES_PIPELINECONFIG_H
