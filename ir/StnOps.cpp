@@ -48,13 +48,10 @@ static ParseResult parseDomain(OpAsmParser &parser, ParsedDomain &domain) {
     if (parseRange(parser, domain.horizontal))
       return failure();
   }
-  if (succeeded(parser.parseOptionalKeyword("K"))) {
-    if (parseRange(parser, domain.vertical))
-      return failure();
-    if (domain.vertical.empty())
-      return parser.emitError(parser.getCurrentLocation(), "expected '[' after K");
-  }
-  if (!domain.location && domain.vertical.empty())
+  bool vertical = succeeded(parser.parseOptionalKeyword("K"));
+  if (vertical && parseRange(parser, domain.vertical))
+    return failure();
+  if (!domain.location && !vertical)
     return parser.emitError(loc, "expected a location (Cell, Edge, Vertex) or K");
   return success();
 }
@@ -78,6 +75,8 @@ static void printDomain(OpAsmPrinter &p, std::optional<GridLocation> location, V
   }
   if (klb)
     p << " K[" << klb << " : " << kub << "]";
+  else if (!location)
+    p << " K"; // vertical-only, levels not inferred yet
 }
 
 /// Segment sizes for (prefix operands..., hlb, hub, klb, kub).

@@ -97,5 +97,11 @@ stn.program @vertical_only(%f: !stn.field<K x f64>, %o: !stn.field<K x f64> {stn
     stn.yield %r : f64
   }
   stn.store %t to %o on K[%c0 : %n] : !stn.temp<K x f64> to !stn.field<K x f64>
+  // CHECK: apply on K -> !stn.temp<K x f64>
+  %u = stn.apply on K -> !stn.temp<K x f64> {
+    %v = stn.load %t[k - 1] : !stn.temp<K x f64>
+    stn.yield %v : f64
+  }
+  stn.store %u to %o on K[%c0 : %n] : !stn.temp<K x f64> to !stn.field<K x f64>
   stn.return
 }

@@ -1,0 +1,331 @@
+//===- Bytecode.h - the interpreter's compiled form of a program --*- C++ -*-===//
+//
+// A program is compiled once into blocks of instructions over numbered slots,
+// so that executing a region at a point touches no MLIR data structure:
+//   - word slots hold scalars, indices and points (one per SSA value),
+//   - array slots hold fields and temporaries (one per SSA value),
+//   - table slots hold the connectivities the program uses.
+// Nested regions (apply and kernel bodies, reductions, scf.if branches) are
+// blocks of their own, referred to by index.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef FUSEC_CODEGEN_INTERPRETER_BYTECODE_H
+#define FUSEC_CODEGEN_INTERPRETER_BYTECODE_H
+
+#include "codegen/interpreter/Interpreter.h"
+#include "ir/StnOps.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "llvm/ADT/SmallVector.h"
+
+#include <memory>
+#include <optional>
+#include <string>
+#include <variant>
+#include <vector>
+
+namespace fusec::interp {
+
+using Slot = int32_t;
+using ArrayId = int32_t;
+using TableId = int32_t;
+using BlockId = int32_t;
+constexpr Slot kNoSlot = -1;
+constexpr BlockId kEntryBlock = 0;
+/// The index of a missing point.
+constexpr int64_t kMissing = -1;
+
+/// One scalar value. The member in use follows from the SSA value's type:
+/// `f64`, `f32`, or `i` for integers (sign-extended from their width, so an i1
+/// `true` is -1, as in MLIR's signed view), indices and points.
+union Word {
+  double f64;
+  float f32;
+  int64_t i;
+
+  static Word ofF64(double value) {
+    Word word;
+    word.f64 = value;
+    return word;
+  }
+  static Word ofF32(float value) {
+    Word word;
+    word.f32 = value;
+    return word;
+  }
+  static Word ofInt(int64_t value) {
+    Word word;
+    word.i = value;
+    return word;
+  }
+};
+
+/// The type a scalar op computes in.
+struct ScalarType {
+  enum class Kind : uint8_t { F64, F32, Int };
+  Kind kind = Kind::F64;
+  /// Bit width of integers (64 for index).
+  unsigned width = 64;
+
+  bool isF32() const { return kind == Kind::F32; }
+};
+
+//===----------------------------------------------------------------------===//
+// Scalar instructions (program level and regions alike)
+//===----------------------------------------------------------------------===//
+
+struct ConstantInstr {
+  Slot result;
+  Word value;
+};
+
+struct CopyInstr {
+  Slot result, source;
+};
+
+enum class FloatUnaryOp : uint8_t { Neg, Sqrt, Exp, Log, Abs, Floor, Ceil };
+struct FloatUnaryInstr {
+  FloatUnaryOp op;
+  bool isF32;
+  Slot result, operand;
+};
+
+enum class FloatBinaryOp : uint8_t {
+  Add,
+  Sub,
+  Mul,
+  Div,
+  Rem,
+  MinNum,
+  MaxNum,
+  Minimum,
+  Maximum,
+  Pow
+};
+struct FloatBinaryInstr {
+  FloatBinaryOp op;
+  bool isF32;
+  Slot result, lhs, rhs;
+};
+
+struct FloatCompareInstr {
+  mlir::arith::CmpFPredicate predicate;
+  bool isF32;
+  Slot result, lhs, rhs;
+};
+
+/// `math.fpowi`: a float raised to an integer power.
+struct FloatPowIntInstr {
+  bool isF32;
+  Slot result, base, exponent;
+};
+
+enum class IntBinaryOp : uint8_t { Add, Sub, Mul, DivS, RemS, And, Or, Xor, MinS, MaxS };
+struct IntBinaryInstr {
+  IntBinaryOp op;
+  unsigned width;
+  Slot result, lhs, rhs;
+};
+
+struct IntCompareInstr {
+  mlir::arith::CmpIPredicate predicate;
+  unsigned width;
+  Slot result, lhs, rhs;
+};
+
+struct SelectInstr {
+  Slot result, condition, onTrue, onFalse;
+};
+
+/// `arith.extf` (f32 -> f64) and `arith.truncf` (f64 -> f32).
+struct FloatCastInstr {
+  bool toF32;
+  Slot result, operand;
+};
+
+/// `arith.sitofp`.
+struct IntToFloatInstr {
+  bool toF32;
+  Slot result, operand;
+};
+
+/// `arith.fptosi`: fails when the value does not fit `width` bits.
+struct FloatToIntInstr {
+  bool fromF32;
+  unsigned width;
+  Slot result, operand;
+};
+
+/// `arith.index_cast`: sign-extends or truncates to `width` bits.
+struct IntCastInstr {
+  unsigned width;
+  Slot result, operand;
+};
+
+/// `scf.if`; each branch block ends with copies of its yielded values.
+struct IfInstr {
+  Slot condition;
+  BlockId thenBlock, elseBlock;
+};
+
+//===----------------------------------------------------------------------===//
+// Instructions inside applies and kernels
+//===----------------------------------------------------------------------===//
+
+/// `stn.load`; absent operands are kNoSlot.
+struct LoadInstr {
+  ArrayId array;
+  Slot result, point, neighborSlot, dynamicOffset;
+  int64_t offset;
+};
+
+struct NeighborInstr {
+  TableId table;
+  Slot result, point, index;
+};
+
+/// `stn.index` and `stn.valid`.
+struct PointIndexInstr {
+  Slot result, point;
+};
+struct ValidInstr {
+  Slot result, point;
+};
+
+struct LevelInstr {
+  Slot result;
+  int64_t offset;
+};
+
+/// `stn.reduce`: runs `body` for each present neighbour and folds `bodyValue`.
+struct ReduceInstr {
+  fusec::stn::ReduceKind kind;
+  ScalarType type;
+  TableId table;
+  Slot result, point, slotArg, neighborArg, bodyValue;
+  BlockId body;
+};
+
+struct WriteInstr {
+  ArrayId field;
+  Slot value, point;
+};
+
+//===----------------------------------------------------------------------===//
+// Program-level instructions
+//===----------------------------------------------------------------------===//
+
+/// The slots of a domain's bounds; kNoSlot where a range is absent.
+struct Domain {
+  std::optional<fusec::stn::GridLocation> location;
+  Slot hlb = kNoSlot, hub = kNoSlot, klb = kNoSlot, kub = kNoSlot;
+};
+
+struct AllocInstr {
+  ArrayId array;
+};
+
+struct ImageInstr {
+  TableId table;
+  Slot lb, ub, resultLb, resultUb;
+};
+
+/// `stn.apply`: runs `body` at every point of `domain` and stores the yielded
+/// slots into the temporaries `results`.
+struct ApplyInstr {
+  std::string name;
+  Domain domain;
+  Slot point;
+  BlockId body;
+  llvm::SmallVector<Slot, 2> yields;
+  llvm::SmallVector<ArrayId, 2> results;
+};
+
+struct KernelInstr {
+  std::string name;
+  Domain domain;
+  Slot point;
+  BlockId body;
+};
+
+struct StoreInstr {
+  ArrayId source, field;
+  Domain domain;
+};
+
+struct ExchangeInstr {
+  llvm::SmallVector<ArrayId, 4> fields;
+};
+
+using Instr =
+    std::variant<ConstantInstr, CopyInstr, FloatUnaryInstr, FloatBinaryInstr, FloatCompareInstr,
+                 FloatPowIntInstr, IntBinaryInstr, IntCompareInstr, SelectInstr, FloatCastInstr,
+                 IntToFloatInstr, FloatToIntInstr, IntCastInstr, IfInstr, LoadInstr, NeighborInstr,
+                 PointIndexInstr, ValidInstr, LevelInstr, ReduceInstr, WriteInstr, AllocInstr,
+                 ImageInstr, ApplyInstr, KernelInstr, StoreInstr, ExchangeInstr>;
+using Block = std::vector<Instr>;
+
+//===----------------------------------------------------------------------===//
+// The compiled program
+//===----------------------------------------------------------------------===//
+
+/// A field or temporary: its shape, and a description for messages.
+struct ArrayInfo {
+  /// "field 'vn'", "temporary 'z_nabla2' (result 0 of apply 'nabla2')", ...
+  std::string description;
+  /// The name given to the exchange callback.
+  std::string name;
+  FieldView::Element element;
+  std::optional<fusec::stn::GridLocation> location;
+  bool isSparse = false;
+  /// Neighbours per point of a sparse field, 1 otherwise.
+  int64_t sparseSize = 1;
+  fusec::stn::VerticalKind vertical = fusec::stn::VerticalKind::None;
+  bool isTemporary = false;
+};
+
+/// A connectivity of the mesh, validated against its declaration.
+struct Table {
+  std::string name;
+  const int32_t *entries;
+  int64_t ld, numNeighbors, numRows;
+
+  int64_t at(int64_t point, int64_t slot) const { return entries[point + slot * ld]; }
+};
+
+/// How a program parameter is bound: to an array (fields) or a word (scalars).
+struct Parameter {
+  std::string name;
+  ArrayId array = -1;
+  Slot word = kNoSlot;
+  ScalarType scalarType;
+};
+
+struct CompiledProgram {
+  std::string name;
+  std::vector<Parameter> parameters;
+  std::vector<ArrayInfo> arrays;
+  std::vector<Table> tables;
+  /// blocks[kEntryBlock] is the program body.
+  std::vector<Block> blocks;
+  int32_t numWords = 0;
+};
+
+/// Compiles `program` for `mesh` and `nlev`; null (with `error` set) when it
+/// uses something the interpreter does not support or the mesh lacks.
+std::unique_ptr<CompiledProgram>
+compileProgram(fusec::stn::ProgramOp program, const fusec_mesh &mesh, int nlev, std::string &error);
+
+/// Executes a compiled program on `args`.
+mlir::LogicalResult executeProgram(const CompiledProgram &program, const fusec_mesh &mesh, int nlev,
+                                   llvm::ArrayRef<Argument> args, const ExchangeCallback &exchange,
+                                   std::string &error);
+
+/// Points of `location` on `mesh`, levels of `vertical` for `nlev`.
+int64_t numPoints(const fusec_mesh &mesh, fusec::stn::GridLocation location);
+int64_t numLevels(fusec::stn::VerticalKind vertical, int nlev);
+
+} // namespace fusec::interp
+
+#endif // FUSEC_CODEGEN_INTERPRETER_BYTECODE_H

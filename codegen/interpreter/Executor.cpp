@@ -1,0 +1,733 @@
+//===- Executor.cpp - runs interpreter bytecode ---------------------------===//
+//
+// Executes a compiled program on bound buffers. Every access to a field or a
+// temporary is bounds-checked: an out-of-range access is an error naming the
+// array, the point and the level, never undefined behaviour.
+//
+//===----------------------------------------------------------------------===//
+
+#include "codegen/interpreter/Arithmetic.h"
+#include "codegen/interpreter/Bytecode.h"
+
+#include "llvm/ADT/STLFunctionalExtras.h"
+#include "llvm/ADT/StringExtras.h"
+#include "llvm/ADT/Twine.h"
+
+#include <algorithm>
+#include <cstdio>
+#include <limits>
+#include <utility>
+
+using namespace mlir;
+namespace stn = fusec::stn;
+
+namespace fusec::interp {
+namespace {
+
+/// The current level outside vertical domains.
+constexpr int64_t kNoLevel = std::numeric_limits<int64_t>::min();
+
+/// A half-open range of points times a half-open range of levels. Arrays
+/// without a location use the single point 0, arrays without levels level 0.
+struct Box {
+  int64_t hBegin = 0, hEnd = 1, kBegin = 0, kEnd = 1;
+
+  bool empty() const { return hBegin >= hEnd || kBegin >= kEnd; }
+  int64_t width() const { return hEnd - hBegin; }
+  int64_t size() const { return empty() ? 0 : width() * (kEnd - kBegin); }
+  bool contains(int64_t h, int64_t k) const {
+    return h >= hBegin && h < hEnd && k >= kBegin && k < kEnd;
+  }
+  bool contains(const Box &inner) const {
+    return inner.hBegin >= hBegin && inner.hEnd <= hEnd && inner.kBegin >= kBegin &&
+           inner.kEnd <= kEnd;
+  }
+};
+
+/// The storage of one field or temporary during a run: `box` is what it
+/// holds (all points and levels for fields, the computed domain for
+/// temporaries), laid out as `h + width*(n + N*k)` relative to the box.
+struct Array {
+  void *data = nullptr;
+  FieldView::Element element = FieldView::Element::F64;
+  Box box;
+  int64_t sparseSize = 1;
+  /// Memory of temporaries and allocs; 8-byte words suit every element type.
+  std::vector<uint64_t> storage;
+
+  size_t numElements() const { return static_cast<size_t>(box.size() * sparseSize); }
+  size_t indexOf(int64_t h, int64_t n, int64_t k) const {
+    return static_cast<size_t>((h - box.hBegin) +
+                               box.width() * (n + sparseSize * (k - box.kBegin)));
+  }
+};
+
+size_t elementBytes(FieldView::Element element) {
+  switch (element) {
+  case FieldView::Element::F64:
+  case FieldView::Element::I64:
+    return 8;
+  case FieldView::Element::F32:
+  case FieldView::Element::I32:
+    return 4;
+  case FieldView::Element::Bool:
+    return 1;
+  }
+  llvm_unreachable("unknown element type");
+}
+
+const char *elementName(FieldView::Element element) {
+  switch (element) {
+  case FieldView::Element::F64:
+    return "f64";
+  case FieldView::Element::F32:
+    return "f32";
+  case FieldView::Element::I64:
+    return "i64";
+  case FieldView::Element::I32:
+    return "i32";
+  case FieldView::Element::Bool:
+    return "i1";
+  }
+  llvm_unreachable("unknown element type");
+}
+
+Word readElement(const Array &array, size_t index) {
+  switch (array.element) {
+  case FieldView::Element::F64:
+    return Word::ofF64(static_cast<const double *>(array.data)[index]);
+  case FieldView::Element::F32:
+    return Word::ofF32(static_cast<const float *>(array.data)[index]);
+  case FieldView::Element::I64:
+    return Word::ofInt(static_cast<const int64_t *>(array.data)[index]);
+  case FieldView::Element::I32:
+    return Word::ofInt(static_cast<const int32_t *>(array.data)[index]);
+  case FieldView::Element::Bool:
+    return Word::ofInt(fromBool(static_cast<const uint8_t *>(array.data)[index] != 0));
+  }
+  llvm_unreachable("unknown element type");
+}
+
+void writeElement(Array &array, size_t index, Word value) {
+  switch (array.element) {
+  case FieldView::Element::F64:
+    static_cast<double *>(array.data)[index] = value.f64;
+    return;
+  case FieldView::Element::F32:
+    static_cast<float *>(array.data)[index] = value.f32;
+    return;
+  case FieldView::Element::I64:
+    static_cast<int64_t *>(array.data)[index] = value.i;
+    return;
+  case FieldView::Element::I32:
+    static_cast<int32_t *>(array.data)[index] = static_cast<int32_t>(value.i);
+    return;
+  case FieldView::Element::Bool:
+    static_cast<uint8_t *>(array.data)[index] = value.i != 0 ? 1 : 0;
+    return;
+  }
+  llvm_unreachable("unknown element type");
+}
+
+/// What a load at a missing point gives.
+Word zeroOf(FieldView::Element element) {
+  switch (element) {
+  case FieldView::Element::F64:
+    return Word::ofF64(0.0);
+  case FieldView::Element::F32:
+    return Word::ofF32(0.0f);
+  case FieldView::Element::I64:
+  case FieldView::Element::I32:
+  case FieldView::Element::Bool:
+    return Word::ofInt(0);
+  }
+  llvm_unreachable("unknown element type");
+}
+
+std::string range(int64_t begin, int64_t end) {
+  return ("[" + Twine(begin) + ", " + Twine(end) + ")").str();
+}
+
+std::string formatReal(double value) {
+  char text[32];
+  std::snprintf(text, sizeof(text), "%.17g", value);
+  return text;
+}
+
+/// "points [0, 10) and levels [0, 5)", naming only the dimensions the array has.
+std::string describeBox(const ArrayInfo &info, const Box &box) {
+  std::vector<std::string> parts;
+  if (info.location)
+    parts.push_back("points " + range(box.hBegin, box.hEnd));
+  if (info.vertical != stn::VerticalKind::None)
+    parts.push_back("levels " + range(box.kBegin, box.kEnd));
+  return llvm::join(parts, " and ");
+}
+
+class Executor {
+public:
+  Executor(const CompiledProgram &program, const fusec_mesh &mesh, int nlev,
+           const ExchangeCallback &exchange, std::string &error)
+      : program(program), mesh(mesh), nlev(nlev), exchange(exchange), error(error),
+        words(program.numWords), arrays(program.arrays.size()),
+        where("program '" + program.name + "'") {}
+
+  LogicalResult bindArguments(ArrayRef<Argument> args);
+  LogicalResult run() { return runBlock(kEntryBlock); }
+
+private:
+  LogicalResult bindField(const Parameter &parameter, const Argument &arg,
+                          const std::string &label);
+  LogicalResult bindScalar(const Parameter &parameter, const Argument &arg,
+                           const std::string &label);
+
+  LogicalResult runBlock(BlockId block);
+
+  LogicalResult execute(const ConstantInstr &instr);
+  LogicalResult execute(const CopyInstr &instr);
+  LogicalResult execute(const FloatUnaryInstr &instr);
+  LogicalResult execute(const FloatBinaryInstr &instr);
+  LogicalResult execute(const FloatCompareInstr &instr);
+  LogicalResult execute(const FloatPowIntInstr &instr);
+  LogicalResult execute(const IntBinaryInstr &instr);
+  LogicalResult execute(const IntCompareInstr &instr);
+  LogicalResult execute(const SelectInstr &instr);
+  LogicalResult execute(const FloatCastInstr &instr);
+  LogicalResult execute(const IntToFloatInstr &instr);
+  LogicalResult execute(const FloatToIntInstr &instr);
+  LogicalResult execute(const IntCastInstr &instr);
+  LogicalResult execute(const IfInstr &instr);
+  LogicalResult execute(const LoadInstr &instr);
+  LogicalResult execute(const NeighborInstr &instr);
+  LogicalResult execute(const PointIndexInstr &instr);
+  LogicalResult execute(const ValidInstr &instr);
+  LogicalResult execute(const LevelInstr &instr);
+  LogicalResult execute(const ReduceInstr &instr);
+  LogicalResult execute(const WriteInstr &instr);
+  LogicalResult execute(const AllocInstr &instr);
+  LogicalResult execute(const ImageInstr &instr);
+  LogicalResult execute(const ApplyInstr &instr);
+  LogicalResult execute(const KernelInstr &instr);
+  LogicalResult execute(const StoreInstr &instr);
+  LogicalResult execute(const ExchangeInstr &instr);
+
+  /// The box of a domain's current bounds (an inverted range is empty).
+  Box evaluateDomain(const Domain &domain) const;
+  /// Checks that a non-empty domain lies on the mesh and within `maxLevels`.
+  LogicalResult checkDomain(const Domain &domain, const Box &box, int64_t maxLevels);
+  /// Runs `body` at every point of `box`, levels outer and points inner, with
+  /// the point slot and the current level set.
+  template <typename Body>
+  LogicalResult forEachPoint(const Domain &domain, const Box &box, Slot point, Body &&body);
+  /// Runs `body` with messages naming the apply or kernel `name`.
+  LogicalResult inRegion(const std::string &name, llvm::function_ref<LogicalResult()> body);
+  Box fullBox(const ArrayInfo &info) const;
+  void allocate(ArrayId id, const Box &box);
+  /// The level an access at `offset` from the current level reaches.
+  FailureOr<int64_t> levelOf(const ArrayInfo &info, int64_t offset);
+
+  LogicalResult fail(const Twine &message);
+  LogicalResult outOfRange(ArrayId id, StringRef verb, int64_t h, int64_t n, int64_t k);
+
+  const CompiledProgram &program;
+  const fusec_mesh &mesh;
+  int nlev;
+  const ExchangeCallback &exchange;
+  std::string &error;
+  std::vector<Word> words;
+  std::vector<Array> arrays;
+  int64_t level = kNoLevel;
+  /// The program, apply or kernel running now, for messages.
+  std::string where;
+};
+
+LogicalResult Executor::fail(const Twine &message) {
+  error = message.str();
+  return failure();
+}
+
+//===----------------------------------------------------------------------===//
+// Arguments
+//===----------------------------------------------------------------------===//
+
+LogicalResult Executor::bindArguments(ArrayRef<Argument> args) {
+  if (args.size() != program.parameters.size())
+    return fail(where + " takes " + Twine(program.parameters.size()) + " arguments, but " +
+                Twine(args.size()) + " were given");
+  for (auto [index, parameter, arg] : llvm::enumerate(program.parameters, args)) {
+    std::string label = "argument " + std::to_string(index);
+    if (!parameter.name.empty())
+      label += " ('" + parameter.name + "')";
+    label += " of " + where;
+    LogicalResult bound =
+        parameter.array >= 0 ? bindField(parameter, arg, label) : bindScalar(parameter, arg, label);
+    if (failed(bound))
+      return failure();
+  }
+  return success();
+}
+
+LogicalResult Executor::bindField(const Parameter &parameter, const Argument &arg,
+                                  const std::string &label) {
+  const ArrayInfo &info = program.arrays[parameter.array];
+  if (arg.kind != Argument::Kind::Field)
+    return fail(label + " must be a field buffer");
+  if (arg.view.element != info.element)
+    return fail(label + " holds " + elementName(arg.view.element) +
+                " values, but the field holds " + elementName(info.element));
+  Array &array = arrays[parameter.array];
+  array.element = info.element;
+  array.box = fullBox(info);
+  array.sparseSize = info.sparseSize;
+  array.data = arg.view.data;
+  if (arg.view.size < array.numElements())
+    return fail(label + " holds " + Twine(arg.view.size) + " elements, but the field needs " +
+                Twine(array.numElements()) + " on this mesh");
+  if (!array.data && array.numElements() > 0)
+    return fail(label + " has no data");
+  return success();
+}
+
+LogicalResult Executor::bindScalar(const Parameter &parameter, const Argument &arg,
+                                   const std::string &label) {
+  ScalarType type = parameter.scalarType;
+  if (type.kind != ScalarType::Kind::Int) {
+    if (arg.kind != Argument::Kind::Real)
+      return fail(label + " must be a real scalar");
+    words[parameter.word] =
+        type.isF32() ? Word::ofF32(static_cast<float>(arg.realValue)) : Word::ofF64(arg.realValue);
+    return success();
+  }
+  if (type.width == 1) {
+    if (arg.kind != Argument::Kind::Boolean)
+      return fail(label + " must be a boolean scalar");
+    words[parameter.word] = Word::ofInt(fromBool(arg.booleanValue));
+    return success();
+  }
+  if (arg.kind != Argument::Kind::Integer)
+    return fail(label + " must be an integer scalar");
+  if (arg.integerValue < minSigned(type.width) || arg.integerValue > maxSigned(type.width))
+    return fail(label + " is " + Twine(arg.integerValue) + ", which does not fit i" +
+                Twine(type.width));
+  words[parameter.word] = Word::ofInt(arg.integerValue);
+  return success();
+}
+
+//===----------------------------------------------------------------------===//
+// Scalar instructions
+//===----------------------------------------------------------------------===//
+
+LogicalResult Executor::runBlock(BlockId block) {
+  for (const Instr &instr : program.blocks[block])
+    if (failed(std::visit([this](const auto &op) { return execute(op); }, instr)))
+      return failure();
+  return success();
+}
+
+LogicalResult Executor::execute(const ConstantInstr &instr) {
+  words[instr.result] = instr.value;
+  return success();
+}
+
+LogicalResult Executor::execute(const CopyInstr &instr) {
+  words[instr.result] = words[instr.source];
+  return success();
+}
+
+LogicalResult Executor::execute(const FloatUnaryInstr &instr) {
+  Word x = words[instr.operand];
+  words[instr.result] = instr.isF32 ? Word::ofF32(floatUnary(instr.op, x.f32))
+                                    : Word::ofF64(floatUnary(instr.op, x.f64));
+  return success();
+}
+
+LogicalResult Executor::execute(const FloatBinaryInstr &instr) {
+  Word a = words[instr.lhs], b = words[instr.rhs];
+  words[instr.result] = instr.isF32 ? Word::ofF32(floatBinary(instr.op, a.f32, b.f32))
+                                    : Word::ofF64(floatBinary(instr.op, a.f64, b.f64));
+  return success();
+}
+
+LogicalResult Executor::execute(const FloatCompareInstr &instr) {
+  Word a = words[instr.lhs], b = words[instr.rhs];
+  bool result = instr.isF32 ? compareFloats(instr.predicate, a.f32, b.f32)
+                            : compareFloats(instr.predicate, a.f64, b.f64);
+  words[instr.result] = Word::ofInt(fromBool(result));
+  return success();
+}
+
+LogicalResult Executor::execute(const FloatPowIntInstr &instr) {
+  Word base = words[instr.base];
+  int64_t exponent = words[instr.exponent].i;
+  words[instr.result] = instr.isF32
+                            ? Word::ofF32(std::pow(base.f32, static_cast<float>(exponent)))
+                            : Word::ofF64(std::pow(base.f64, static_cast<double>(exponent)));
+  return success();
+}
+
+LogicalResult Executor::execute(const IntBinaryInstr &instr) {
+  int64_t a = words[instr.lhs].i, b = words[instr.rhs].i;
+  bool divides = instr.op == IntBinaryOp::DivS || instr.op == IntBinaryOp::RemS;
+  if (divides && b == 0)
+    return fail("integer division by zero in " + where);
+  words[instr.result] = Word::ofInt(intBinary(instr.op, a, b, instr.width));
+  return success();
+}
+
+LogicalResult Executor::execute(const IntCompareInstr &instr) {
+  bool result = compareInts(instr.predicate, words[instr.lhs].i, words[instr.rhs].i, instr.width);
+  words[instr.result] = Word::ofInt(fromBool(result));
+  return success();
+}
+
+LogicalResult Executor::execute(const SelectInstr &instr) {
+  words[instr.result] = words[instr.condition].i != 0 ? words[instr.onTrue] : words[instr.onFalse];
+  return success();
+}
+
+LogicalResult Executor::execute(const FloatCastInstr &instr) {
+  Word x = words[instr.operand];
+  words[instr.result] = instr.toF32 ? Word::ofF32(static_cast<float>(x.f64))
+                                    : Word::ofF64(static_cast<double>(x.f32));
+  return success();
+}
+
+LogicalResult Executor::execute(const IntToFloatInstr &instr) {
+  int64_t x = words[instr.operand].i;
+  words[instr.result] =
+      instr.toF32 ? Word::ofF32(static_cast<float>(x)) : Word::ofF64(static_cast<double>(x));
+  return success();
+}
+
+LogicalResult Executor::execute(const FloatToIntInstr &instr) {
+  Word x = words[instr.operand];
+  double value = std::trunc(instr.fromF32 ? static_cast<double>(x.f32) : x.f64);
+  double limit = std::ldexp(1.0, static_cast<int>(instr.width) - 1);
+  // Written so that NaN fails too.
+  if (!(value >= -limit && value < limit))
+    return fail("arith.fptosi of " + formatReal(value) + " does not fit i" + Twine(instr.width) +
+                " in " + where);
+  words[instr.result] = Word::ofInt(static_cast<int64_t>(value));
+  return success();
+}
+
+LogicalResult Executor::execute(const IntCastInstr &instr) {
+  words[instr.result] =
+      Word::ofInt(signExtend(static_cast<uint64_t>(words[instr.operand].i), instr.width));
+  return success();
+}
+
+LogicalResult Executor::execute(const IfInstr &instr) {
+  return runBlock(words[instr.condition].i != 0 ? instr.thenBlock : instr.elseBlock);
+}
+
+//===----------------------------------------------------------------------===//
+// Instructions inside applies and kernels
+//===----------------------------------------------------------------------===//
+
+FailureOr<int64_t> Executor::levelOf(const ArrayInfo &info, int64_t offset) {
+  if (info.vertical == stn::VerticalKind::None)
+    return 0;
+  if (level == kNoLevel)
+    return fail(where + " accesses the levels of " + info.description +
+                ", but it runs on no vertical domain");
+  return level + offset;
+}
+
+LogicalResult Executor::outOfRange(ArrayId id, StringRef verb, int64_t h, int64_t n, int64_t k) {
+  const ArrayInfo &info = program.arrays[id];
+  std::vector<std::string> at;
+  if (info.location)
+    at.push_back("point " + std::to_string(h));
+  if (info.isSparse)
+    at.push_back("neighbour slot " + std::to_string(n));
+  if (info.vertical != stn::VerticalKind::None)
+    at.push_back("level " + std::to_string(k));
+  std::string extent = describeBox(info, arrays[id].box);
+  if (info.isSparse)
+    extent += " and neighbour slots " + range(0, info.sparseSize);
+  return fail(info.description + " " + verb + " at " + llvm::join(at, ", ") + " in " + where +
+              ": outside " + (info.isTemporary ? "the domain it was computed on, " : "its ") +
+              extent);
+}
+
+LogicalResult Executor::execute(const LoadInstr &instr) {
+  const Array &array = arrays[instr.array];
+  int64_t h = 0;
+  if (instr.point != kNoSlot) {
+    h = words[instr.point].i;
+    if (h == kMissing) {
+      words[instr.result] = zeroOf(array.element);
+      return success();
+    }
+  }
+  int64_t n = instr.neighborSlot != kNoSlot ? words[instr.neighborSlot].i : 0;
+  int64_t offset = instr.offset;
+  if (instr.dynamicOffset != kNoSlot)
+    offset += words[instr.dynamicOffset].i;
+  FailureOr<int64_t> k = levelOf(program.arrays[instr.array], offset);
+  if (failed(k))
+    return failure();
+  if (!array.box.contains(h, *k) || n < 0 || n >= array.sparseSize)
+    return outOfRange(instr.array, "read", h, n, *k);
+  words[instr.result] = readElement(array, array.indexOf(h, n, *k));
+  return success();
+}
+
+LogicalResult Executor::execute(const NeighborInstr &instr) {
+  const Table &table = program.tables[instr.table];
+  int64_t point = words[instr.point].i;
+  int64_t slot = words[instr.index].i;
+  if (slot < 0 || slot >= table.numNeighbors)
+    return fail("neighbour " + Twine(slot) + " through " + table.name + " in " + where +
+                ": outside its slots " + range(0, table.numNeighbors));
+  // Points are -1 or valid indices: domains and tables are checked against the mesh.
+  words[instr.result] = Word::ofInt(point == kMissing ? kMissing : table.at(point, slot));
+  return success();
+}
+
+LogicalResult Executor::execute(const PointIndexInstr &instr) {
+  words[instr.result] = words[instr.point];
+  return success();
+}
+
+LogicalResult Executor::execute(const ValidInstr &instr) {
+  words[instr.result] = Word::ofInt(fromBool(words[instr.point].i != kMissing));
+  return success();
+}
+
+LogicalResult Executor::execute(const LevelInstr &instr) {
+  if (level == kNoLevel)
+    return fail("stn.level in " + where + ", which runs on no vertical domain");
+  words[instr.result] = Word::ofInt(level + instr.offset);
+  return success();
+}
+
+LogicalResult Executor::execute(const ReduceInstr &instr) {
+  const Table &table = program.tables[instr.table];
+  Word acc = reduceIdentity(instr.kind, instr.type);
+  int64_t point = words[instr.point].i;
+  if (point != kMissing) {
+    for (int64_t slot = 0; slot < table.numNeighbors; ++slot) {
+      int64_t neighbor = table.at(point, slot);
+      if (neighbor == kMissing)
+        continue;
+      words[instr.slotArg] = Word::ofInt(slot);
+      words[instr.neighborArg] = Word::ofInt(neighbor);
+      if (failed(runBlock(instr.body)))
+        return failure();
+      acc = fold(instr.kind, instr.type, acc, words[instr.bodyValue]);
+    }
+  }
+  words[instr.result] = acc;
+  return success();
+}
+
+LogicalResult Executor::execute(const WriteInstr &instr) {
+  const ArrayInfo &info = program.arrays[instr.field];
+  Array &array = arrays[instr.field];
+  int64_t h = 0;
+  if (instr.point != kNoSlot) {
+    h = words[instr.point].i;
+    if (h == kMissing)
+      return fail(info.description + " written at a missing point in " + where);
+  }
+  FailureOr<int64_t> k = levelOf(info, 0);
+  if (failed(k))
+    return failure();
+  if (!array.box.contains(h, *k))
+    return outOfRange(instr.field, "written", h, 0, *k);
+  writeElement(array, array.indexOf(h, 0, *k), words[instr.value]);
+  return success();
+}
+
+//===----------------------------------------------------------------------===//
+// Program-level instructions
+//===----------------------------------------------------------------------===//
+
+Box Executor::fullBox(const ArrayInfo &info) const {
+  Box box;
+  if (info.location)
+    box.hEnd = numPoints(mesh, *info.location);
+  if (info.vertical != stn::VerticalKind::None)
+    box.kEnd = numLevels(info.vertical, nlev);
+  return box;
+}
+
+void Executor::allocate(ArrayId id, const Box &box) {
+  const ArrayInfo &info = program.arrays[id];
+  Array &array = arrays[id];
+  array.element = info.element;
+  array.box = box;
+  array.sparseSize = info.sparseSize;
+  size_t bytes = array.numElements() * elementBytes(info.element);
+  array.storage.assign((bytes + 7) / 8, 0);
+  array.data = array.storage.data();
+}
+
+Box Executor::evaluateDomain(const Domain &domain) const {
+  Box box;
+  if (domain.hlb != kNoSlot) {
+    box.hBegin = words[domain.hlb].i;
+    box.hEnd = std::max(box.hBegin, words[domain.hub].i);
+  }
+  if (domain.klb != kNoSlot) {
+    box.kBegin = words[domain.klb].i;
+    box.kEnd = std::max(box.kBegin, words[domain.kub].i);
+  }
+  return box;
+}
+
+LogicalResult Executor::checkDomain(const Domain &domain, const Box &box, int64_t maxLevels) {
+  if (box.empty())
+    return success();
+  if (domain.hlb != kNoSlot) {
+    int64_t points = numPoints(mesh, *domain.location);
+    if (box.hBegin < 0 || box.hEnd > points)
+      return fail(where + " runs on " + stn::locationName(*domain.location) + " points " +
+                  range(box.hBegin, box.hEnd) + ", but the mesh has " + Twine(points));
+  }
+  if (domain.klb != kNoSlot && (box.kBegin < 0 || box.kEnd > maxLevels))
+    return fail(where + " runs on levels " + range(box.kBegin, box.kEnd) + ", outside " +
+                range(0, maxLevels));
+  return success();
+}
+
+template <typename Body>
+LogicalResult Executor::forEachPoint(const Domain &domain, const Box &box, Slot point,
+                                     Body &&body) {
+  bool hasLevels = domain.klb != kNoSlot;
+  for (int64_t k = box.kBegin; k < box.kEnd; ++k) {
+    level = hasLevels ? k : kNoLevel;
+    for (int64_t h = box.hBegin; h < box.hEnd; ++h) {
+      if (point != kNoSlot)
+        words[point] = Word::ofInt(h);
+      if (failed(body(h, k)))
+        return failure();
+    }
+  }
+  level = kNoLevel;
+  return success();
+}
+
+LogicalResult Executor::execute(const AllocInstr &instr) {
+  allocate(instr.array, fullBox(program.arrays[instr.array]));
+  return success();
+}
+
+LogicalResult Executor::execute(const ImageInstr &instr) {
+  const Table &table = program.tables[instr.table];
+  int64_t lb = words[instr.lb].i, ub = words[instr.ub].i;
+  int64_t lo = 0, hi = 0;
+  if (lb < ub) {
+    if (lb < 0 || ub > table.numRows)
+      return fail("stn.image of points " + range(lb, ub) + " through " + table.name + " in " +
+                  where + ": outside its rows " + range(0, table.numRows));
+    int64_t minIndex = std::numeric_limits<int64_t>::max(), maxIndex = kMissing;
+    for (int64_t point = lb; point < ub; ++point) {
+      for (int64_t slot = 0; slot < table.numNeighbors; ++slot) {
+        int64_t neighbor = table.at(point, slot);
+        if (neighbor == kMissing)
+          continue;
+        minIndex = std::min(minIndex, neighbor);
+        maxIndex = std::max(maxIndex, neighbor);
+      }
+    }
+    if (maxIndex != kMissing) {
+      lo = minIndex;
+      hi = maxIndex + 1;
+    }
+  }
+  words[instr.resultLb] = Word::ofInt(lo);
+  words[instr.resultUb] = Word::ofInt(hi);
+  return success();
+}
+
+LogicalResult Executor::inRegion(const std::string &name,
+                                 llvm::function_ref<LogicalResult()> body) {
+  std::string programLevel = std::exchange(where, name + " of program '" + program.name + "'");
+  LogicalResult result = body();
+  where = std::move(programLevel);
+  return result;
+}
+
+LogicalResult Executor::execute(const ApplyInstr &instr) {
+  return inRegion(instr.name, [&] {
+    Box box = evaluateDomain(instr.domain);
+    // A temporary holds the levels of its type: nlev, or nlev+1 for half levels.
+    int64_t maxLevels = nlev + 1;
+    for (ArrayId result : instr.results)
+      if (program.arrays[result].vertical != stn::VerticalKind::None)
+        maxLevels = std::min(maxLevels, numLevels(program.arrays[result].vertical, nlev));
+    if (failed(checkDomain(instr.domain, box, maxLevels)))
+      return failure();
+    for (ArrayId result : instr.results)
+      allocate(result, box);
+    return forEachPoint(instr.domain, box, instr.point, [&](int64_t h, int64_t k) {
+      if (failed(runBlock(instr.body)))
+        return failure();
+      for (auto [result, yield] : llvm::zip(instr.results, instr.yields)) {
+        Array &array = arrays[result];
+        writeElement(array, array.indexOf(h, 0, k), words[yield]);
+      }
+      return success();
+    });
+  });
+}
+
+LogicalResult Executor::execute(const KernelInstr &instr) {
+  return inRegion(instr.name, [&] {
+    Box box = evaluateDomain(instr.domain);
+    if (failed(checkDomain(instr.domain, box, nlev + 1)))
+      return failure();
+    return forEachPoint(instr.domain, box, instr.point,
+                        [&](int64_t, int64_t) { return runBlock(instr.body); });
+  });
+}
+
+LogicalResult Executor::execute(const StoreInstr &instr) {
+  Box box = evaluateDomain(instr.domain);
+  if (box.empty())
+    return success();
+  const Array &source = arrays[instr.source];
+  Array &field = arrays[instr.field];
+  const ArrayInfo &sourceInfo = program.arrays[instr.source];
+  const ArrayInfo &fieldInfo = program.arrays[instr.field];
+  if (!source.box.contains(box))
+    return fail("stn.store in " + where + " copies " + describeBox(sourceInfo, box) + " of " +
+                sourceInfo.description + ", which was computed on " +
+                describeBox(sourceInfo, source.box) + " only");
+  if (!field.box.contains(box))
+    return fail("stn.store in " + where + " writes " + describeBox(fieldInfo, box) + " of " +
+                fieldInfo.description + ", outside its " + describeBox(fieldInfo, field.box));
+  for (int64_t k = box.kBegin; k < box.kEnd; ++k)
+    for (int64_t h = box.hBegin; h < box.hEnd; ++h)
+      writeElement(field, field.indexOf(h, 0, k), readElement(source, source.indexOf(h, 0, k)));
+  return success();
+}
+
+LogicalResult Executor::execute(const ExchangeInstr &instr) {
+  if (!exchange)
+    return success();
+  std::vector<ExchangedField> fields;
+  for (ArrayId id : instr.fields) {
+    const Array &array = arrays[id];
+    fields.push_back(ExchangedField{program.arrays[id].name,
+                                    FieldView{array.data, array.element, array.numElements()}});
+  }
+  exchange(fields);
+  return success();
+}
+
+} // namespace
+
+mlir::LogicalResult executeProgram(const CompiledProgram &program, const fusec_mesh &mesh, int nlev,
+                                   llvm::ArrayRef<Argument> args, const ExchangeCallback &exchange,
+                                   std::string &error) {
+  Executor executor(program, mesh, nlev, exchange, error);
+  if (failed(executor.bindArguments(args)))
+    return failure();
+  return executor.run();
+}
+
+} // namespace fusec::interp

@@ -1,0 +1,113 @@
+//===- Interpreter.h - reference interpreter of stn IR ------------*- C++ -*-===//
+//
+// The oracle every backend and every pass is checked against: it executes a
+// `stn.program` on host buffers, in program form (stn.apply / stn.store) and
+// in kernel form (stn.kernel / stn.write) alike. Semantics: docs/interpreter.md.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef FUSEC_CODEGEN_INTERPRETER_INTERPRETER_H
+#define FUSEC_CODEGEN_INTERPRETER_INTERPRETER_H
+
+#include "fusec/mesh.h"
+
+#include "mlir/IR/BuiltinOps.h"
+#include "mlir/Support/LogicalResult.h"
+#include "llvm/ADT/ArrayRef.h"
+#include "llvm/ADT/StringMap.h"
+#include "llvm/ADT/StringRef.h"
+
+#include <cstddef>
+#include <cstdint>
+#include <functional>
+#include <memory>
+#include <string>
+
+namespace fusec {
+
+namespace interp {
+struct CompiledProgram;
+} // namespace interp
+
+/// A host buffer holding one field. Its layout follows from the parameter's
+/// `!stn.field` type and the mesh: `f[h + k*ld]`, sparse `f[h + n*ld + k*ld*N]`,
+/// vertical-only `f[k]`, with `ld` the number of points of the location and
+/// nlev (full) or nlev+1 (half) levels.
+struct FieldView {
+  /// Element types; i1 fields hold one byte per value (0 or 1, `bool` or `uint8_t`).
+  enum class Element { F64, F32, I64, I32, Bool };
+
+  void *data = nullptr;
+  Element element = Element::F64;
+  /// Number of elements the buffer holds (checked against the field's shape).
+  size_t size = 0;
+};
+
+/// One program argument: a field buffer or a scalar, matched against the
+/// parameter's type (f64/f32 take `real`, iN take `integer`, i1 takes `boolean`).
+struct Argument {
+  enum class Kind { Field, Real, Integer, Boolean };
+
+  Kind kind = Kind::Real;
+  FieldView view;
+  double realValue = 0.0;
+  int64_t integerValue = 0;
+  bool booleanValue = false;
+
+  static Argument of(FieldView view);
+  static Argument field(llvm::MutableArrayRef<double> data);
+  static Argument field(llvm::MutableArrayRef<float> data);
+  static Argument field(llvm::MutableArrayRef<int64_t> data);
+  static Argument field(llvm::MutableArrayRef<int32_t> data);
+  static Argument field(llvm::MutableArrayRef<uint8_t> data);
+  static Argument field(llvm::MutableArrayRef<bool> data);
+  static Argument real(double value);
+  static Argument integer(int64_t value);
+  static Argument boolean(bool value);
+};
+
+/// A field handed to the exchange callback at `stn.exchange`.
+struct ExchangedField {
+  /// The parameter's `stn.name`, or the `stn.alloc` name.
+  llvm::StringRef name;
+  FieldView view;
+};
+
+using ExchangeCallback = std::function<void(llvm::ArrayRef<ExchangedField>)>;
+
+class Interpreter {
+public:
+  /// `module` and the mesh's tables must outlive the interpreter. Programs are
+  /// compiled on their first run and cached: after changing the module (running
+  /// a pass), use a new interpreter.
+  Interpreter(mlir::ModuleOp module, const fusec_mesh &mesh, int nlev);
+  ~Interpreter();
+  Interpreter(const Interpreter &) = delete;
+  Interpreter &operator=(const Interpreter &) = delete;
+
+  /// Called at every `stn.exchange` with its fields (default: nothing happens).
+  void setExchangeCallback(ExchangeCallback callback);
+
+  /// Runs `program` on `args`, updating field buffers in place. On failure,
+  /// `error` says what went wrong (unsupported IR, mismatched arguments,
+  /// out-of-range accesses, ...); buffers may then be partly updated.
+  mlir::LogicalResult run(llvm::StringRef program, llvm::ArrayRef<Argument> args,
+                          std::string &error);
+
+  /// The number of elements a buffer of `fieldType` (a `!stn.field`) holds on
+  /// this mesh.
+  size_t fieldSize(mlir::Type fieldType) const;
+
+private:
+  const interp::CompiledProgram *getOrCompile(llvm::StringRef program, std::string &error);
+
+  mlir::ModuleOp module;
+  fusec_mesh mesh;
+  int nlev;
+  ExchangeCallback exchange;
+  llvm::StringMap<std::unique_ptr<interp::CompiledProgram>> compiled;
+};
+
+} // namespace fusec
+
+#endif // FUSEC_CODEGEN_INTERPRETER_INTERPRETER_H
