@@ -1,0 +1,92 @@
+# fusec_add_stencils(TARGET <name> SOURCES <file.stn>...
+#                    [PIPELINE <pipeline>] [BACKEND cuda|cpp] [CONFIG <file.yaml>]
+#                    [DEFINES name=value...] [IMPORT_DIRS <dir>...])
+#
+# Compiles each .stn file with fusec into a source (.cu or .cpp), a C header
+# and a Fortran module, and builds a static library <name> from them. The
+# sources are generated again when a .stn file (or a .stn file next to it,
+# which it may import), the configuration or fusec itself changes. The
+# headers' directory is a public include directory of the library; the
+# Fortran module is compiled into it when the project enables Fortran.
+function(fusec_add_stencils)
+  cmake_parse_arguments(ARG "" "TARGET;PIPELINE;BACKEND;CONFIG"
+                        "SOURCES;DEFINES;IMPORT_DIRS" ${ARGN})
+  if(NOT ARG_TARGET OR NOT ARG_SOURCES)
+    message(FATAL_ERROR "fusec_add_stencils: TARGET and SOURCES are required")
+  endif()
+  if(ARG_UNPARSED_ARGUMENTS)
+    message(FATAL_ERROR "fusec_add_stencils: unknown arguments ${ARG_UNPARSED_ARGUMENTS}")
+  endif()
+  if(NOT ARG_PIPELINE)
+    set(ARG_PIPELINE fuse-all)
+  endif()
+  if(NOT ARG_BACKEND)
+    set(ARG_BACKEND cuda)
+  endif()
+  if(ARG_BACKEND STREQUAL "cuda")
+    set(extension cu)
+  elseif(ARG_BACKEND STREQUAL "cpp")
+    set(extension cpp)
+  else()
+    message(FATAL_ERROR "fusec_add_stencils: BACKEND must be cuda or cpp, not '${ARG_BACKEND}'")
+  endif()
+
+  set(options -O "${ARG_PIPELINE}")
+  set(depends "${FuseC_EXECUTABLE}")
+  if(ARG_CONFIG)
+    get_filename_component(config "${ARG_CONFIG}" ABSOLUTE)
+    list(APPEND options --config "${config}")
+    list(APPEND depends "${config}")
+  endif()
+  foreach(define ${ARG_DEFINES})
+    list(APPEND options -D "${define}")
+  endforeach()
+  foreach(dir ${ARG_IMPORT_DIRS})
+    get_filename_component(dir "${dir}" ABSOLUTE)
+    list(APPEND options -I "${dir}")
+    file(GLOB imported CONFIGURE_DEPENDS "${dir}/*.stn")
+    list(APPEND depends ${imported})
+  endforeach()
+
+  set(outdir "${CMAKE_CURRENT_BINARY_DIR}/${ARG_TARGET}")
+  file(MAKE_DIRECTORY "${outdir}")
+  set(generated)
+  set(fortran_sources)
+  foreach(source ${ARG_SOURCES})
+    get_filename_component(source "${source}" ABSOLUTE)
+    get_filename_component(stem "${source}" NAME_WE)
+    get_filename_component(sourcedir "${source}" DIRECTORY)
+    file(GLOB siblings CONFIGURE_DEPENDS "${sourcedir}/*.stn")
+    set(code "${outdir}/${stem}.${extension}")
+    set(header "${outdir}/${stem}.h")
+    set(fortran "${outdir}/${stem}.f90")
+    add_custom_command(
+      OUTPUT "${code}" "${header}" "${fortran}"
+      COMMAND "${FuseC_EXECUTABLE}" "${source}" ${options} -o "${code}"
+      COMMAND "${FuseC_EXECUTABLE}" "${source}" ${options} -o "${header}"
+      COMMAND "${FuseC_EXECUTABLE}" "${source}" ${options} -o "${fortran}"
+      DEPENDS "${source}" ${siblings} ${depends}
+      COMMENT "fusec: ${stem}.stn -> ${stem}.${extension} (${ARG_PIPELINE})"
+      VERBATIM)
+    list(APPEND generated "${code}" "${header}")
+    list(APPEND fortran_sources "${fortran}")
+  endforeach()
+
+  get_property(languages GLOBAL PROPERTY ENABLED_LANGUAGES)
+  if("Fortran" IN_LIST languages)
+    list(APPEND generated ${fortran_sources})
+  endif()
+  add_library(${ARG_TARGET} STATIC ${generated})
+  target_include_directories(${ARG_TARGET} PUBLIC "${outdir}")
+  target_link_libraries(${ARG_TARGET} PUBLIC FuseC::runtime)
+  set_target_properties(${ARG_TARGET} PROPERTIES
+    Fortran_MODULE_DIRECTORY "${outdir}"
+    POSITION_INDEPENDENT_CODE ON)
+  if(ARG_BACKEND STREQUAL "cpp")
+    target_compile_features(${ARG_TARGET} PRIVATE cxx_std_17)
+    find_package(OpenMP REQUIRED COMPONENTS CXX)
+    target_link_libraries(${ARG_TARGET} PUBLIC OpenMP::OpenMP_CXX)
+  else()
+    set_target_properties(${ARG_TARGET} PROPERTIES CUDA_SEPARABLE_COMPILATION OFF)
+  endif()
+endfunction()
