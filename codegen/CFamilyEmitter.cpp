@@ -1,0 +1,549 @@
+//===- CFamilyEmitter.cpp - a program as a C++ or CUDA file ---------------===//
+
+#include "codegen/CFamilyEmitter.h"
+
+#include "codegen/CEmitterCommon.h"
+#include "codegen/CInterface.h"
+#include "codegen/SourceFormatter.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+#include "llvm/ADT/StringExtras.h"
+#include "llvm/ADT/TypeSwitch.h"
+
+#include <memory>
+
+using namespace mlir;
+using namespace fusec::stn;
+
+namespace fusec::codegen {
+
+SmallVector<Operation *> KernelPlan::bodyOps() {
+  return SmallVector<Operation *>(
+      llvm::make_pointer_range(op.getBody().front().without_terminator()));
+}
+
+std::string KernelPlan::kernelSignature() const {
+  std::vector<std::string> declarations;
+  for (const auto *list : {&launcherParameters, &stateParameters})
+    for (const Parameter &parameter : *list)
+      declarations.push_back(parameter.type + (parameter.isPointer() ? "__restrict__ " : " ") +
+                             parameter.name);
+  return llvm::join(declarations, ", ");
+}
+
+std::string KernelPlan::kernelArguments() const {
+  std::vector<std::string> arguments;
+  for (const Parameter &parameter : launcherParameters)
+    arguments.push_back(parameter.name);
+  for (const Parameter &parameter : stateParameters)
+    arguments.push_back(parameter.stateExpression);
+  return llvm::join(arguments, ", ");
+}
+
+namespace {
+
+/// Identifiers visible in the whole file. No global may hide a P_run
+/// parameter, so every parameter is reserved before globals are made up.
+class FileNames {
+public:
+  explicit FileNames(ArrayRef<ProgramInterface> interfaces) {
+    all.reserveCLibraryFunctions();
+    for (const ProgramInterface &interface : interfaces) {
+      for (const std::string *function : {&interface.setup, &interface.run, &interface.free,
+                                          &interface.errorMessage, &interface.setExchangeCallback})
+        record(*function);
+      for (const RunParameter &parameter : interface.parameters)
+        all.reserve(parameter.name);
+    }
+    for (StringRef local :
+         {"mesh", "nlev", "stream", "status", "callback", "user_data", "rc", "exchanged"})
+      all.reserve(local);
+    for (StringRef constant : {"kThreadsPerBlock", "kHorizontalBlock"})
+      record(constant);
+  }
+
+  std::string global(StringRef hint) {
+    std::string name = all.unique(hint);
+    globals.push_back(name);
+    return name;
+  }
+
+  /// Names for a function that sees the globals but no P_run parameter.
+  NameTable functionScope() const {
+    NameTable names;
+    for (const std::string &name : globals)
+      names.reserve(name);
+    return names;
+  }
+
+  /// Names for P_run: every global and every parameter is taken.
+  const NameTable &runScope() const { return all; }
+
+private:
+  void record(StringRef name) {
+    all.reserve(name);
+    globals.push_back(name.str());
+  }
+
+  NameTable all;
+  std::vector<std::string> globals;
+};
+
+struct TableMember {
+  ConnectivityOp conn;
+  std::string name, type;
+};
+
+struct BufferMember {
+  AllocOp alloc;
+  std::string name, type;
+};
+
+/// Everything emitted for one program.
+struct ProgramPlan {
+  const ProgramInterface *interface = nullptr;
+  std::string stateType, state;
+  /// Tables loaded at setup, in load order; by connectivity name, the member
+  /// kernels read and the member stn.image reads.
+  std::vector<TableMember> tables;
+  llvm::StringMap<std::string> kernelTable, imageTable;
+  std::vector<BufferMember> buffers;
+  llvm::DenseMap<Operation *, std::string> bufferOf;
+  std::vector<std::unique_ptr<KernelPlan>> kernels;
+  llvm::DenseMap<Operation *, KernelPlan *> kernelOf;
+};
+
+std::string levelsEnumerator(VerticalKind vertical) {
+  switch (vertical) {
+  case VerticalKind::None:
+    return "fusec::Levels::Flat";
+  case VerticalKind::Full:
+    return "fusec::Levels::Full";
+  case VerticalKind::Half:
+    return "fusec::Levels::Half";
+  }
+  llvm_unreachable("unknown vertical kind");
+}
+
+std::string optionalLocationEnumerator(std::optional<GridLocation> location) {
+  return location ? locationEnumerator(*location) : "FUSEC_NO_LOCATION";
+}
+
+StringRef bufferName(AllocOp alloc) {
+  std::optional<StringRef> name = alloc.getName();
+  return name && !name->empty() ? *name : StringRef("buffer");
+}
+
+//===----------------------------------------------------------------------===//
+// P_run's body: the program executed on the host
+//===----------------------------------------------------------------------===//
+
+class RunBodyEmitter {
+public:
+  RunBodyEmitter(const ProgramPlan &plan, const NameTable &names) : plan(plan), names(names) {
+    ProgramOp program = plan.interface->program;
+    for (auto [index, parameter] : llvm::enumerate(plan.interface->parameters))
+      values[program.getArgument(index)] = parameter.name;
+  }
+
+  LogicalResult emitBlock(Block &block, raw_ostream &os) {
+    for (Operation &op : block.without_terminator())
+      if (failed(emitOp(&op, os)))
+        return failure();
+    return success();
+  }
+
+private:
+  std::string expr(Value value) {
+    auto it = values.find(value);
+    if (it != values.end())
+      return it->second;
+    std::string literal = *cLiteral(value.getDefiningOp<arith::ConstantOp>().getValue());
+    values[value] = literal;
+    return literal;
+  }
+
+  std::string member(StringRef name) const { return plan.state + "." + name.str(); }
+
+  LogicalResult emitOp(Operation *op, raw_ostream &os) {
+    if (isDead(op))
+      return success();
+    return llvm::TypeSwitch<Operation *, LogicalResult>(op)
+        .Case([&](arith::ConstantOp) { return success(); })
+        .Case([&](AllocOp alloc) {
+          values[alloc.getResult()] = member(plan.bufferOf.lookup(alloc)) + ".data()";
+          return success();
+        })
+        .Case([&](NumLevelsOp nlev) {
+          values[nlev.getResult()] = member("extents.nlev");
+          return success();
+        })
+        .Case([&](ImageOp image) { return emitImage(image, os); })
+        .Case([&](scf::IfOp ifOp) { return emitIf(ifOp, os); })
+        .Case([&](ExchangeOp exchange) { return emitExchange(exchange, os); })
+        .Case([&](KernelOp kernel) { return emitLaunch(kernel, os); })
+        .Default([&](Operation *other) -> LogicalResult {
+          if (isNoOpCast(other)) {
+            values[other->getResult(0)] = expr(other->getOperand(0));
+            return success();
+          }
+          SmallVector<std::string> operands;
+          for (Value operand : other->getOperands())
+            operands.push_back(expr(operand));
+          FailureOr<std::string> text = arithExpression(other, operands);
+          if (failed(text))
+            return failure();
+          Value result = other->getResult(0);
+          std::string name = names.unique(freshTemporary());
+          os << "const " << *cScalarType(result.getType()) << " " << name << " = " << *text
+             << ";\n";
+          values[result] = name;
+          return success();
+        });
+  }
+
+  std::string freshTemporary() { return "t" + std::to_string(temporaries++); }
+
+  LogicalResult emitImage(ImageOp image, raw_ostream &os) {
+    std::string conn = image.getConn().lower();
+    std::string lo = names.unique(conn + "_lo"), hi = names.unique(conn + "_hi");
+    os << "int32_t " << lo << " = 0, " << hi << " = 0;\n";
+    os << "if (int rc = " << member(plan.imageTable.lookup(image.getConn())) << ".image("
+       << expr(image.getLb()) << ", " << expr(image.getUb()) << ", &" << lo << ", &" << hi
+       << "))\nreturn rc;\n";
+    values[image.getImageLb()] = lo;
+    values[image.getImageUb()] = hi;
+    return success();
+  }
+
+  LogicalResult emitIf(scf::IfOp ifOp, raw_ostream &os) {
+    return emitIfStatement(
+        ifOp, os,
+        [&](OpResult result, raw_ostream &declOs) {
+          std::string name = names.unique(freshTemporary());
+          declOs << *cScalarType(result.getType()) << " " << name << ";\n";
+          values[result] = name;
+          return name;
+        },
+        [&](Block &block, raw_ostream &blockOs) { return emitBlock(block, blockOs); },
+        [&](Value value) { return expr(value); });
+  }
+
+  /// The source name of a field: the parameter's stn.name or the buffer's name.
+  std::string sourceName(Value field) {
+    if (auto arg = dyn_cast<BlockArgument>(field))
+      return plan.interface->parameter(arg.getArgNumber()).sourceName;
+    return bufferName(field.getDefiningOp<AllocOp>()).str();
+  }
+
+  LogicalResult emitExchange(ExchangeOp exchange, raw_ostream &os) {
+    if (exchange.getFields().empty())
+      return success();
+    os << "{\nconst fusec_exchange_field exchanged[] = {\n";
+    for (Value field : exchange.getFields()) {
+      FieldShape shape = FieldShape::of(field.getType());
+      os << member("extents.describe(") << cStringLiteral(sourceName(field)) << ", " << expr(field)
+         << ", " << elementTypeEnumerator(shape.elementType) << ", "
+         << optionalLocationEnumerator(shape.location) << ", " << levelsEnumerator(shape.vertical)
+         << ", " << shape.sparseSize << "),\n";
+    }
+    os << "};\n";
+    ProgramOp program = plan.interface->program;
+    os << "if (int rc = " << member("exchange(") << cStringLiteral(program.getSymName())
+       << ", exchanged, " << exchange.getFields().size() << ", " << member("stream")
+       << "))\nreturn rc;\n}\n";
+    return success();
+  }
+
+  LogicalResult emitLaunch(KernelOp kernel, raw_ostream &os) {
+    const KernelPlan &kernelPlan = *plan.kernelOf.lookup(kernel);
+    std::vector<std::string> arguments;
+    for (const KernelPlan::Parameter &parameter : kernelPlan.launcherParameters)
+      arguments.push_back(expr(parameter.value));
+    os << "if (int rc = " << kernelPlan.launcher << "(" << llvm::join(arguments, ", ")
+       << "))\nreturn rc;\n";
+    return success();
+  }
+
+  const ProgramPlan &plan;
+  NameTable names;
+  llvm::DenseMap<Value, std::string> values;
+  unsigned temporaries = 0;
+};
+
+//===----------------------------------------------------------------------===//
+// The translation unit
+//===----------------------------------------------------------------------===//
+
+class CFamilyEmitter {
+public:
+  CFamilyEmitter(const CFamilyTarget &target, ArrayRef<ProgramInterface> interfaces)
+      : target(target), interfaces(interfaces), names(interfaces) {}
+
+  LogicalResult emit(raw_ostream &os) {
+    // Globals first, so that every function scope knows all of them.
+    std::vector<ProgramPlan> plans(interfaces.size());
+    for (auto [plan, interface] : llvm::zip(plans, interfaces))
+      nameGlobals(plan, interface);
+    bool hasKernels = false;
+    for (ProgramPlan &plan : plans) {
+      planState(plan);
+      for (auto &kernel : plan.kernels)
+        planKernel(*kernel, plan);
+      hasKernels |= !plan.kernels.empty();
+    }
+
+    std::vector<std::string> programNames;
+    for (const ProgramInterface &interface : interfaces)
+      programNames.push_back(interface.name);
+    os << "// Generated by fusec from kernel-form stn: " << target.description()
+       << " and the C interface of "
+       << (programNames.empty() ? std::string("no program")
+                                : "program(s) " + llvm::join(programNames, ", "))
+       << ".\n// Do not edit. Layout, interface and semantics: docs/codegen.md.\n\n";
+    target.emitPrelude(hasKernels, os);
+    for (ProgramPlan &plan : plans)
+      if (failed(emitProgram(plan, os)))
+        return failure();
+    return success();
+  }
+
+private:
+  void nameGlobals(ProgramPlan &plan, const ProgramInterface &interface) {
+    plan.interface = &interface;
+    plan.stateType = names.global(interface.name + "_program_state");
+    plan.state = names.global(interface.name + "_state");
+    for (KernelOp kernel : kernelsOf(interface.program)) {
+      auto kernelPlan = std::make_unique<KernelPlan>();
+      kernelPlan->op = kernel;
+      kernelPlan->function = names.global(kernel.getName());
+      kernelPlan->launcher = names.global("launch_" + kernelPlan->function);
+      plan.kernelOf[kernel] = kernelPlan.get();
+      plan.kernels.push_back(std::move(kernelPlan));
+    }
+  }
+
+  void planState(ProgramPlan &plan) {
+    NameTable members;
+    for (StringRef fixed : {"ready", "stream", "extents", "exchange"})
+      members.reserve(fixed);
+    ProgramOp program = plan.interface->program;
+    for (ConnectivityOp conn : kernelTablesOf(program)) {
+      std::string name = members.unique(conn.getSymName());
+      plan.tables.push_back({conn, name, target.kernelTableType().str()});
+      plan.kernelTable[conn.getSymName()] = name;
+    }
+    for (ConnectivityOp conn : imageTablesOf(program)) {
+      if (target.kernelTablesOnHost() && plan.kernelTable.count(conn.getSymName())) {
+        plan.imageTable[conn.getSymName()] = plan.kernelTable.lookup(conn.getSymName());
+        continue;
+      }
+      std::string name = members.unique(conn.getSymName().str() + "_host");
+      plan.tables.push_back({conn, name, "fusec::HostTable"});
+      plan.imageTable[conn.getSymName()] = name;
+    }
+    for (AllocOp alloc : allocsOf(program)) {
+      std::string name = members.unique(bufferName(alloc));
+      std::string element = *cScalarType(FieldShape::of(alloc.getType()).elementType);
+      plan.buffers.push_back({alloc, name, target.bufferType(element)});
+      plan.bufferOf[alloc] = name;
+    }
+  }
+
+  /// A readable name for a program value passed to a kernel.
+  std::string captureHint(Value value, const ProgramPlan &plan) {
+    if (auto arg = dyn_cast<BlockArgument>(value))
+      return plan.interface->parameter(arg.getArgNumber()).name;
+    if (auto alloc = value.getDefiningOp<AllocOp>())
+      return bufferName(alloc).str();
+    if (value.getDefiningOp<NumLevelsOp>())
+      return "nlev";
+    if (auto image = value.getDefiningOp<ImageOp>())
+      return image.getConn().lower() + (value == image.getImageLb() ? "_lo" : "_hi");
+    return "value";
+  }
+
+  void planKernel(KernelPlan &plan, const ProgramPlan &program) {
+    KernelOp kernel = plan.op;
+    plan.uses = analyzeKernel(kernel);
+    plan.kblock = kernel.getKblock();
+    KernelScope &scope = plan.scope;
+    scope.names = names.functionScope();
+    NameTable &local = scope.names;
+    if (Value point = kernel.getPoint()) {
+      plan.point = local.unique("h");
+      scope.values[point] = plan.point;
+    }
+    if (kernel.getKlb())
+      scope.level = local.unique("k");
+    auto addBound = [&](Value bound, StringRef hint) {
+      std::string name = local.unique(hint);
+      plan.launcherParameters.push_back({"int32_t", name, bound, ""});
+      return name;
+    };
+    if (kernel.getHlb()) {
+      plan.hlb = addBound(kernel.getHlb(), "h_lb");
+      plan.hub = addBound(kernel.getHub(), "h_ub");
+    }
+    if (kernel.getKlb()) {
+      plan.klb = addBound(kernel.getKlb(), "k_lb");
+      plan.kub = addBound(kernel.getKub(), "k_ub");
+    }
+    for (Value value : plan.uses.captures) {
+      std::string name = local.unique(captureHint(value, program));
+      std::string type;
+      if (auto field = dyn_cast<FieldType>(value.getType()))
+        type = (plan.uses.written.contains(value) ? "" : "const ") +
+               *cScalarType(field.getElementType()) + " *";
+      else
+        type = *cScalarType(value.getType());
+      plan.launcherParameters.push_back({type, name, value, ""});
+      scope.values[value] = name;
+    }
+    for (GridLocation location : plan.uses.locations) {
+      std::string name = local.unique(locationWord(location) + "_ld");
+      plan.stateParameters.push_back(
+          {"int64_t", name, Value(),
+           program.state + ".extents.ld[" + locationEnumerator(location) + "]"});
+      scope.leadingDimensions[static_cast<int>(location)] = name;
+    }
+    for (ConnectivityOp conn : plan.uses.tables) {
+      std::string word = conn.getSymName().lower();
+      std::string table = program.state + "." + program.kernelTable.lookup(conn.getSymName());
+      std::string entries = local.unique(word + "_table"), ld;
+      plan.stateParameters.push_back({"const int32_t *", entries, Value(), table + ".data()"});
+      if (plan.uses.tablesAtSlots.contains(conn.getSymName())) {
+        ld = local.unique(word + "_ld");
+        plan.stateParameters.push_back({"int64_t", ld, Value(), table + ".ld()"});
+      }
+      scope.tables[conn.getSymName()] = {entries, ld};
+    }
+  }
+
+  LogicalResult emitProgram(ProgramPlan &plan, raw_ostream &os) {
+    const ProgramInterface &interface = *plan.interface;
+    os << "\n// Program " << interface.name << "("
+       << llvm::join(describeParameters(interface), "; ") << ")\n\n";
+    emitState(plan, os);
+    for (auto &kernel : plan.kernels) {
+      if (failed(target.emitKernel(*kernel, os)))
+        return failure();
+      os << "\n";
+      emitLauncher(*kernel, plan, os);
+    }
+    emitInterface(plan, os);
+    RunBodyEmitter run(plan, names.runScope());
+    os << "extern \"C\" " << runPrototype(interface) << " {\nif (!" << plan.state
+       << ".ready)\nreturn FUSEC_ERROR_NOT_SET_UP;\n";
+    ProgramOp program = interface.program;
+    if (failed(run.emitBlock(program.getBody().front(), os)))
+      return failure();
+    os << "return FUSEC_SUCCESS;\n}\n";
+    return success();
+  }
+
+  void emitState(const ProgramPlan &plan, raw_ostream &os) {
+    os << "namespace {\n// Set by " << plan.interface->setup << ", released by "
+       << plan.interface->free << ".\nstruct " << plan.stateType << " {\n"
+       << "bool ready = false;\n"
+       << target.streamType() << " stream = nullptr;\n"
+       << "fusec::Extents extents;\n"
+       << "fusec::ExchangeHandler exchange;\n";
+    for (const TableMember &table : plan.tables)
+      os << table.type << " " << table.name << ";\n";
+    for (const BufferMember &buffer : plan.buffers)
+      os << buffer.type << " " << buffer.name << ";\n";
+    os << "};\n} // namespace\n\nstatic " << plan.stateType << " " << plan.state << ";\n\n";
+  }
+
+  void emitLauncher(const KernelPlan &plan, const ProgramPlan &program, raw_ostream &os) {
+    std::vector<std::string> parameters, empty, outside;
+    for (const KernelPlan::Parameter &parameter : plan.launcherParameters)
+      parameters.push_back(parameter.type + (parameter.isPointer() ? "" : " ") + parameter.name);
+    std::string extents = program.state + ".extents.";
+    KernelOp kernel = plan.op;
+    if (plan.hasPoints()) {
+      empty.push_back(plan.hlb + " >= " + plan.hub);
+      outside.push_back("!" + extents + "horizontal_inside(" +
+                        locationEnumerator(*kernel.getLocation()) + ", " + plan.hlb + ", " +
+                        plan.hub + ")");
+    }
+    if (plan.hasLevels()) {
+      empty.push_back(plan.klb + " >= " + plan.kub);
+      outside.push_back("!" + extents + "vertical_inside(" + plan.klb + ", " + plan.kub + ", " +
+                        (plan.uses.halfLevels ? "true" : "false") + ")");
+    }
+    os << "static int " << plan.launcher << "(" << llvm::join(parameters, ", ") << ") {\n"
+       << "if (" << llvm::join(empty, " || ") << ")\nreturn FUSEC_SUCCESS;\n"
+       << "if (" << llvm::join(outside, " || ") << ")\nreturn FUSEC_ERROR_DOMAIN;\n";
+    target.emitLaunch(plan, program.state, os);
+    os << "}\n\n";
+  }
+
+  void emitInterface(const ProgramPlan &plan, raw_ostream &os) {
+    const ProgramInterface &interface = *plan.interface;
+    std::string state = plan.state;
+    os << "extern \"C\" " << errorMessagePrototype(interface)
+       << " {\nreturn fusec_status_message(status);\n}\n\n";
+
+    os << "extern \"C\" " << setExchangeCallbackPrototype(interface) << " {\n"
+       << state << ".exchange.callback = callback;\n"
+       << state << ".exchange.user_data = user_data;\n}\n\n";
+
+    os << "extern \"C\" " << freePrototype(interface) << " {\n" << state << ".ready = false;\n";
+    for (const TableMember &table : plan.tables)
+      os << state << "." << table.name << ".release();\n";
+    for (const BufferMember &buffer : plan.buffers)
+      os << state << "." << buffer.name << ".release();\n";
+    os << "}\n\n";
+
+    os << "extern \"C\" " << setupPrototype(interface) << " {\n"
+       << interface.free << "();\n"
+       << "int status = " << state << ".extents.init(mesh, nlev);\n";
+    for (const TableMember &table : plan.tables) {
+      ConnectivityOp conn = table.conn;
+      os << "if (status == FUSEC_SUCCESS)\nstatus = " << state << "." << table.name
+         << ".load(mesh, " << cStringLiteral(conn.getSymName()) << ", "
+         << locationEnumerator(conn.getSource()) << ", " << locationEnumerator(conn.getTarget())
+         << ", " << conn.getSize() << ");\n";
+    }
+    for (const BufferMember &buffer : plan.buffers) {
+      AllocOp alloc = buffer.alloc;
+      FieldShape shape = FieldShape::of(alloc.getType());
+      os << "if (status == FUSEC_SUCCESS)\nstatus = " << state << "." << buffer.name << ".allocate("
+         << state << ".extents.elements(" << optionalLocationEnumerator(shape.location) << ", "
+         << levelsEnumerator(shape.vertical) << ", " << shape.sparseSize << "));\n";
+    }
+    os << "if (status != FUSEC_SUCCESS) {\n"
+       << interface.free << "();\nreturn status;\n}\n"
+       << state << ".stream = " << target.streamFromArgument("stream") << ";\n"
+       << state << ".ready = true;\nreturn FUSEC_SUCCESS;\n}\n\n";
+  }
+
+  const CFamilyTarget &target;
+  ArrayRef<ProgramInterface> interfaces;
+  FileNames names;
+};
+
+} // namespace
+
+LogicalResult emitCFamily(ModuleOp module, const CFamilyTarget &target, raw_ostream &os) {
+  if (failed(verifyKernelForm(module)))
+    return failure();
+  FailureOr<std::vector<ProgramInterface>> interfaces = describeInterfaces(module);
+  if (failed(interfaces))
+    return failure();
+  std::string text;
+  llvm::raw_string_ostream textOs(text);
+  CFamilyEmitter emitter(target, *interfaces);
+  if (failed(emitter.emit(textOs)))
+    return failure();
+  FailureOr<std::string> formatted = formatCppSource(module.getLoc(), text);
+  if (failed(formatted))
+    return failure();
+  os << *formatted;
+  return success();
+}
+
+} // namespace fusec::codegen

@@ -1,0 +1,97 @@
+//===- CFamilyEmitter.h - a program as a C++ or CUDA file ---------*- C++ -*-===//
+//
+// The CUDA and C++ backends emit the same translation unit: per program a
+// state (extents, neighbour tables, program-local buffers, exchange
+// callback), one kernel function and one launcher per stn.kernel, and the
+// extern "C" functions of CInterface.h, whose P_run executes the program body
+// on the host. A CFamilyTarget supplies what differs: the loop nest around a
+// kernel body, how it is launched, and where tables and buffers live.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef FUSEC_CODEGEN_CFAMILYEMITTER_H
+#define FUSEC_CODEGEN_CFAMILYEMITTER_H
+
+#include "codegen/KernelBodyEmitter.h"
+#include "codegen/KernelForm.h"
+
+#include "mlir/IR/BuiltinOps.h"
+#include "llvm/Support/raw_ostream.h"
+
+#include <string>
+#include <vector>
+
+namespace fusec::codegen {
+
+/// One stn.kernel: its kernel function, its launcher and their parameters.
+struct KernelPlan {
+  struct Parameter {
+    std::string type; ///< C type; pointers end in '*'
+    std::string name;
+    /// Launcher parameters: the program value passed at the call site.
+    mlir::Value value;
+    /// State parameters: the expression reading it from the program state.
+    std::string stateExpression;
+
+    bool isPointer() const { return !type.empty() && type.back() == '*'; }
+  };
+
+  stn::KernelOp op;
+  std::string function; ///< the kernel function
+  std::string launcher; ///< the host function that checks the domain and launches
+  KernelUses uses;
+  KernelScope scope;
+  /// Parameter names of the domain bounds (empty when absent) and the name of
+  /// the current point (empty for vertical-only kernels).
+  std::string hlb, hub, klb, kub, point;
+  /// Consecutive levels per thread (CUDA) or per OpenMP work item (C++).
+  int64_t kblock = 1;
+  /// Domain bounds, then captured program values.
+  std::vector<Parameter> launcherParameters;
+  /// Leading dimensions, then neighbour tables: read from the state by the
+  /// launcher and passed on to the kernel function.
+  std::vector<Parameter> stateParameters;
+
+  bool hasLevels() const { return !klb.empty(); }
+  bool hasPoints() const { return !hlb.empty(); }
+  /// The ops of the kernel body, without its terminator, in order.
+  llvm::SmallVector<mlir::Operation *> bodyOps();
+  /// The kernel function's parameter list; pointers get __restrict__ there.
+  std::string kernelSignature() const;
+  /// The arguments the launcher passes to the kernel function.
+  std::string kernelArguments() const;
+};
+
+/// What differs between the CUDA and the C++ translation units.
+class CFamilyTarget {
+public:
+  virtual ~CFamilyTarget() = default;
+
+  /// "CUDA kernels" / "C++17 with OpenMP", for the file's first comment.
+  virtual llvm::StringRef description() const = 0;
+  /// Includes and file-wide constants; `hasKernels` says whether any exist.
+  virtual void emitPrelude(bool hasKernels, llvm::raw_ostream &os) const = 0;
+  /// Type of the state member holding a program-local buffer.
+  virtual std::string bufferType(llvm::StringRef elementType) const = 0;
+  /// Type of the state member holding a table kernels read.
+  virtual llvm::StringRef kernelTableType() const = 0;
+  /// Whether stn.image can read the kernels' tables (host memory).
+  virtual bool kernelTablesOnHost() const = 0;
+  /// Type of the state's stream member, and its value from setup's `void *`.
+  virtual llvm::StringRef streamType() const = 0;
+  virtual std::string streamFromArgument(llvm::StringRef argument) const = 0;
+  /// The kernel function: the loops around the body of one point and level.
+  virtual mlir::LogicalResult emitKernel(KernelPlan &plan, llvm::raw_ostream &os) const = 0;
+  /// The launcher's last statements (after its domain checks): run the kernel
+  /// on the non-empty domain and return a fusec_status.
+  virtual void emitLaunch(const KernelPlan &plan, llvm::StringRef state,
+                          llvm::raw_ostream &os) const = 0;
+};
+
+/// Emits the translation unit of every program in `module` (formatted).
+mlir::LogicalResult emitCFamily(mlir::ModuleOp module, const CFamilyTarget &target,
+                                llvm::raw_ostream &os);
+
+} // namespace fusec::codegen
+
+#endif // FUSEC_CODEGEN_CFAMILYEMITTER_H

@@ -1,0 +1,257 @@
+//===- FortranEmitter.cpp - bind(c) interfaces for Fortran callers --------===//
+//
+// A module `fusec_<module name>` with one interface per C function, so ICON
+// calls P_run directly. Fields are assumed-size arrays: under OpenACC's
+// `host_data use_device(...)` the device addresses reach the CUDA backend
+// with no conversion. Fortran names are case-insensitive and at most 63
+// characters; where a C name does not fit, the Fortran name is shortened and
+// `bind(c, name=...)` keeps the C name.
+//
+//===----------------------------------------------------------------------===//
+
+#include "codegen/CInterface.h"
+#include "codegen/Emitters.h"
+#include "codegen/KernelForm.h"
+#include "codegen/NameTable.h"
+
+#include "llvm/ADT/StringExtras.h"
+
+#include <set>
+
+using namespace mlir;
+using fusec::codegen::NameTable;
+
+namespace fusec {
+namespace {
+
+constexpr size_t kLineLimit = 100;
+
+/// The iso_c_binding kind of a scalar: c_double, c_float, c_int32_t, ...
+std::string kindOf(Type type) {
+  if (type.isF64())
+    return "c_double";
+  if (type.isF32())
+    return "c_float";
+  if (type.isSignlessInteger(1))
+    return "c_bool";
+  if (type.isSignlessInteger(64))
+    return "c_int64_t";
+  return "c_int32_t";
+}
+
+std::string typeSpec(Type type) {
+  std::string kind = kindOf(type);
+  if (type.isF64() || type.isF32())
+    return "real(" + kind + ")";
+  if (type.isSignlessInteger(1))
+    return "logical(" + kind + ")";
+  return "integer(" + kind + ")";
+}
+
+/// Writes the clauses of one statement at `indent`, separated by spaces and
+/// continued with '&' between clauses so that lines stay within kLineLimit
+/// (free form allows 132). A clause longer than a line can only be a
+/// bind(c, name="...") with a long C name: it continues inside the string.
+void writeWrapped(ArrayRef<std::string> clauses, unsigned indent, raw_ostream &os) {
+  std::string line(indent, ' ');
+  bool lineHasClause = false;
+  for (const std::string &clause : clauses) {
+    if (lineHasClause && line.size() + 1 + clause.size() + 2 > kLineLimit) {
+      os << line << " &\n";
+      line = std::string(indent + 4, ' ');
+      lineHasClause = false;
+    }
+    if (lineHasClause)
+      line += ' ';
+    StringRef rest = clause;
+    while (line.size() + rest.size() > kLineLimit) {
+      size_t take = kLineLimit - line.size() - 1;
+      os << line << rest.take_front(take) << "&\n";
+      line = std::string(indent + 4, ' ') + "&";
+      rest = rest.drop_front(take);
+    }
+    line += rest.str();
+    lineHasClause = true;
+  }
+  os << line << "\n";
+}
+
+/// `head` followed by `items` as one comma-separated list, breakable after each comma.
+std::vector<std::string> listClauses(StringRef head, ArrayRef<std::string> items) {
+  std::vector<std::string> clauses{head.str()};
+  for (auto [index, item] : llvm::enumerate(items))
+    clauses.push_back(item + (index + 1 == items.size() ? "" : ","));
+  return clauses;
+}
+
+/// One interface body.
+struct Procedure {
+  std::string fortranName, cName;
+  bool isFunction = true;
+  std::vector<std::string> dummies;
+  std::vector<std::string> declarations; ///< of the dummies, then the result
+  std::string result;
+  std::set<std::string> kinds;
+};
+
+void writeProcedure(const Procedure &procedure, raw_ostream &os) {
+  std::string keyword = procedure.isFunction ? "function" : "subroutine";
+  std::vector<std::string> head;
+  std::string opening = keyword + " " + procedure.fortranName + "(";
+  if (procedure.dummies.empty())
+    head.push_back(opening + ")");
+  for (auto [index, dummy] : llvm::enumerate(procedure.dummies)) {
+    bool last = index + 1 == procedure.dummies.size();
+    head.push_back((index == 0 ? opening : "") + dummy + (last ? ")" : ","));
+  }
+  if (procedure.isFunction)
+    head.push_back("result(" + procedure.result + ")");
+  head.push_back("bind(c, name=\"" + procedure.cName + "\")");
+  writeWrapped(head, 4, os);
+  if (!procedure.kinds.empty())
+    writeWrapped(listClauses("import ::", std::vector<std::string>(procedure.kinds.begin(),
+                                                                   procedure.kinds.end())),
+                 6, os);
+  for (const std::string &declaration : procedure.declarations)
+    writeWrapped({declaration}, 6, os);
+  os << "    end " << keyword << " " << procedure.fortranName << "\n";
+}
+
+class FortranModuleEmitter {
+public:
+  FortranModuleEmitter(StringRef moduleHint, ArrayRef<codegen::ProgramInterface> interfaces)
+      : moduleNames(NameTable::Language::Fortran) {
+    moduleName = moduleNames.unique(moduleHint);
+    for (const codegen::ProgramInterface &interface : interfaces)
+      build(interface);
+  }
+
+  void write(raw_ostream &os) {
+    std::set<std::string> kinds;
+    std::vector<std::string> publicNames;
+    for (const auto &[comment, procedures] : programs)
+      for (const Procedure &procedure : procedures) {
+        kinds.insert(procedure.kinds.begin(), procedure.kinds.end());
+        publicNames.push_back(procedure.fortranName);
+      }
+    os << "! Generated by fusec: bind(c) interfaces to the C functions of the programs below.\n"
+          "! Do not edit. Fields are assumed-size arrays (device arrays for the CUDA backend,\n"
+          "! e.g. under !$acc host_data use_device); functions return 0 (FUSEC_SUCCESS) or a\n"
+          "! fusec_status code, which <program>_error_message describes. See docs/codegen.md.\n"
+       << "module " << moduleName << "\n";
+    if (!kinds.empty())
+      writeWrapped(listClauses("use, intrinsic :: iso_c_binding, only:",
+                               std::vector<std::string>(kinds.begin(), kinds.end())),
+                   2, os);
+    os << "  implicit none\n  private\n";
+    if (!publicNames.empty())
+      writeWrapped(listClauses("public ::", publicNames), 2, os);
+    if (!programs.empty()) {
+      os << "\n  interface\n";
+      for (const auto &[comment, procedures] : programs) {
+        os << "\n";
+        for (const std::string &line : comment)
+          os << "    ! " << line << "\n";
+        for (const Procedure &procedure : procedures)
+          writeProcedure(procedure, os);
+      }
+      os << "\n  end interface\n";
+    }
+    os << "end module " << moduleName << "\n";
+  }
+
+private:
+  /// The procedure for the C function `cName` of `program`. A Fortran name
+  /// has at most 63 characters: a longer one keeps its suffix (`_run`, ...)
+  /// and loses the end of the program's name.
+  Procedure start(const codegen::ProgramInterface &interface, const std::string &cName,
+                  bool isFunction) {
+    Procedure procedure;
+    procedure.cName = cName;
+    std::string fitted = cName;
+    if (fitted.size() > NameTable::kFortranMaxLength) {
+      std::string suffix = cName.substr(interface.name.size());
+      fitted = interface.name.substr(0, NameTable::kFortranMaxLength - suffix.size()) + suffix;
+    }
+    procedure.fortranName = moduleNames.unique(fitted);
+    procedure.isFunction = isFunction;
+    return procedure;
+  }
+
+  void build(const codegen::ProgramInterface &interface) {
+    std::vector<std::string> comment{interface.name + "("};
+    for (const std::string &line : codegen::describeParameters(interface))
+      comment.push_back("  " + line);
+    comment.push_back(")");
+    std::vector<Procedure> procedures;
+
+    Procedure setup = start(interface, interface.setup, true);
+    setup.dummies = {"mesh", "nlev", "stream"};
+    setup.result = "status";
+    setup.declarations = {"type(c_ptr), value :: mesh", "integer(c_int32_t), value :: nlev",
+                          "type(c_ptr), value :: stream", "integer(c_int) :: status"};
+    setup.kinds = {"c_int", "c_int32_t", "c_ptr"};
+    procedures.push_back(setup);
+
+    Procedure run = start(interface, interface.run, true);
+    NameTable dummies(NameTable::Language::Fortran);
+    dummies.reserve(run.fortranName);
+    run.result = "status";
+    run.kinds = {"c_int"};
+    for (auto [index, parameter] : llvm::enumerate(interface.parameters)) {
+      std::string name = dummies.unique(parameter.name);
+      run.dummies.push_back(name);
+      if (parameter.isField) {
+        Type element = stn::getElementType(parameter.type);
+        run.kinds.insert(kindOf(element));
+        run.declarations.push_back(typeSpec(element) + ", intent(" +
+                                   (parameter.isConst ? "in" : "inout") + "), target :: " + name +
+                                   "(*)");
+      } else {
+        run.kinds.insert(kindOf(parameter.type));
+        run.declarations.push_back(typeSpec(parameter.type) + ", value :: " + name);
+      }
+    }
+    run.declarations.push_back("integer(c_int) :: status");
+    procedures.push_back(run);
+
+    Procedure free = start(interface, interface.free, false);
+    procedures.push_back(free);
+
+    Procedure errorMessage = start(interface, interface.errorMessage, true);
+    errorMessage.dummies = {"status"};
+    errorMessage.result = "message";
+    errorMessage.declarations = {"integer(c_int), value :: status", "type(c_ptr) :: message"};
+    errorMessage.kinds = {"c_int", "c_ptr"};
+    procedures.push_back(errorMessage);
+
+    Procedure setCallback = start(interface, interface.setExchangeCallback, false);
+    setCallback.dummies = {"callback", "user_data"};
+    setCallback.declarations = {"type(c_funptr), value :: callback",
+                                "type(c_ptr), value :: user_data"};
+    setCallback.kinds = {"c_funptr", "c_ptr"};
+    procedures.push_back(setCallback);
+
+    programs.emplace_back(std::move(comment), std::move(procedures));
+  }
+
+  NameTable moduleNames;
+  std::string moduleName;
+  std::vector<std::pair<std::vector<std::string>, std::vector<Procedure>>> programs;
+};
+
+} // namespace
+
+LogicalResult emitFortran(ModuleOp module, raw_ostream &os) {
+  if (failed(codegen::verifyKernelForm(module)))
+    return failure();
+  FailureOr<std::vector<codegen::ProgramInterface>> interfaces =
+      codegen::describeInterfaces(module);
+  if (failed(interfaces))
+    return failure();
+  std::string moduleName = module.getSymName() ? module.getSymName()->str() : "programs";
+  FortranModuleEmitter("fusec_" + moduleName, *interfaces).write(os);
+  return success();
+}
+
+} // namespace fusec

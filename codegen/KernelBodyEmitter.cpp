@@ -1,0 +1,306 @@
+//===- KernelBodyEmitter.cpp - statements of one kernel point -------------===//
+
+#include "codegen/KernelBodyEmitter.h"
+
+#include "codegen/CEmitterCommon.h"
+#include "codegen/KernelForm.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+#include "llvm/ADT/DenseSet.h"
+#include "llvm/ADT/StringExtras.h"
+#include "llvm/ADT/TypeSwitch.h"
+
+using namespace mlir;
+using namespace fusec::stn;
+
+namespace fusec::codegen {
+
+KernelBodyEmitter::KernelBodyEmitter(KernelOp kernel, KernelScope &scope, bool unrollReductions)
+    : kernel(kernel), scope(scope), unrollReductions(unrollReductions) {}
+
+void KernelBodyEmitter::splitByLevel(KernelOp kernel, SmallVectorImpl<Operation *> &levelInvariant,
+                                     SmallVectorImpl<Operation *> &perLevel) {
+  llvm::DenseSet<Value> levelDependent;
+  for (Operation &op : kernel.getBody().front().without_terminator()) {
+    bool dependent = false;
+    op.walk([&](Operation *inner) {
+      if (isa<LevelOp, WriteOp>(inner))
+        dependent = true;
+      if (auto load = dyn_cast<LoadOp>(inner))
+        dependent |= FieldShape::of(load.getField().getType()).vertical != VerticalKind::None;
+      for (Value operand : inner->getOperands())
+        dependent |= levelDependent.contains(operand);
+    });
+    if (!dependent) {
+      levelInvariant.push_back(&op);
+      continue;
+    }
+    levelDependent.insert(op.getResults().begin(), op.getResults().end());
+    perLevel.push_back(&op);
+  }
+}
+
+LogicalResult KernelBodyEmitter::emit(ArrayRef<Operation *> ops, raw_ostream &os) {
+  for (Operation *op : ops)
+    if (failed(emitOp(op, os)))
+      return failure();
+  return success();
+}
+
+LogicalResult KernelBodyEmitter::emitBlock(Block &block, raw_ostream &os) {
+  for (Operation &op : block.without_terminator())
+    if (failed(emitOp(&op, os)))
+      return failure();
+  return success();
+}
+
+//===----------------------------------------------------------------------===//
+// Values and names
+//===----------------------------------------------------------------------===//
+
+/// Points are int32 indices.
+static std::string valueType(Type type) {
+  return isa<PointType>(type) ? "int32_t" : *cScalarType(type);
+}
+
+std::string KernelBodyEmitter::expr(Value value) {
+  auto it = scope.values.find(value);
+  if (it != scope.values.end())
+    return it->second;
+  // Constants, in the kernel or captured from the program, are inlined;
+  // verifyKernelForm admits only types that have literals.
+  auto constant = value.getDefiningOp<arith::ConstantOp>();
+  assert(constant && "value used before it was emitted");
+  std::string literal = *cLiteral(constant.getValue());
+  scope.values[value] = literal;
+  return literal;
+}
+
+void KernelBodyEmitter::declare(Value value, StringRef hint, StringRef init, raw_ostream &os) {
+  std::string name = scope.names.unique(hint);
+  os << "const " << valueType(value.getType()) << " " << name << " = " << init << ";\n";
+  scope.values[value] = name;
+}
+
+std::string KernelBodyEmitter::freshTemporary() { return "t" + std::to_string(temporaries++); }
+
+const KernelScope::Table &KernelBodyEmitter::table(FlatSymbolRefAttr conn) {
+  auto it = scope.tables.find(conn.getValue());
+  assert(it != scope.tables.end() && "connectivity missing from the kernel's parameters");
+  return it->second;
+}
+
+//===----------------------------------------------------------------------===//
+// Missing points and element indices
+//===----------------------------------------------------------------------===//
+
+bool KernelBodyEmitter::mayBeMissing(Value point) {
+  if (point == kernel.getPoint())
+    return false;
+  if (auto arg = dyn_cast<BlockArgument>(point)) {
+    // A reduction visits present neighbours only.
+    auto reduce = dyn_cast<ReduceOp>(arg.getOwner()->getParentOp());
+    return !(reduce && arg == reduce.getNeighbor());
+  }
+  if (auto neighbor = point.getDefiningOp<NeighborOp>())
+    return lookupConnectivity(neighbor, neighbor.getConnAttr()).getSkip() ||
+           mayBeMissing(neighbor.getPoint());
+  if (auto ifOp = point.getDefiningOp<scf::IfOp>()) {
+    unsigned index = cast<OpResult>(point).getResultNumber();
+    return mayBeMissing(ifOp.thenYield().getOperand(index)) ||
+           mayBeMissing(ifOp.elseYield().getOperand(index));
+  }
+  return true;
+}
+
+/// `factor`, `x * factor` or `(x + 1) * factor`; empty when x is 0.
+static std::string scaled(StringRef x, StringRef factor) {
+  if (x == "0")
+    return "";
+  if (x == "1")
+    return factor.str();
+  if (x.contains(' '))
+    return "(" + x.str() + ") * " + factor.str();
+  return x.str() + " * " + factor.str();
+}
+
+static std::string sum(ArrayRef<std::string> terms) {
+  std::vector<std::string> present;
+  for (const std::string &term : terms)
+    if (!term.empty())
+      present.push_back(term);
+  return present.empty() ? "0" : llvm::join(present, " + ");
+}
+
+std::string KernelBodyEmitter::elementIndex(Value field, Value point, Value slot, StringRef level) {
+  FieldShape shape = FieldShape::of(field.getType());
+  if (!shape.location)
+    return level.str();
+  const std::string &ld = scope.leadingDimensions[static_cast<int>(*shape.location)];
+  std::string levelStride = ld;
+  bool sparse = !shape.sparse.empty();
+  if (sparse)
+    levelStride += " * " + std::to_string(shape.sparseSize);
+  return sum({expr(point), sparse ? scaled(expr(slot), ld) : std::string(),
+              level.empty() ? std::string() : scaled(level, levelStride)});
+}
+
+/// A negative literal after `+` needs parentheses.
+static std::string wrapped(StringRef operand) {
+  return operand.starts_with("-") ? "(" + operand.str() + ")" : operand.str();
+}
+
+static std::string withOffset(StringRef base, int64_t offset) {
+  if (offset > 0)
+    return base.str() + " + " + std::to_string(offset);
+  if (offset < 0)
+    return base.str() + " - " + std::to_string(-offset);
+  return base.str();
+}
+
+std::string KernelBodyEmitter::loadLevel(LoadOp load) {
+  if (FieldShape::of(load.getField().getType()).vertical == VerticalKind::None)
+    return "";
+  std::string level = scope.level;
+  if (Value dyn = load.getDynOffset())
+    level += " + " + wrapped(expr(dyn));
+  return withOffset(level, load.getLevelOffset());
+}
+
+//===----------------------------------------------------------------------===//
+// Ops
+//===----------------------------------------------------------------------===//
+
+LogicalResult KernelBodyEmitter::emitOp(Operation *op, raw_ostream &os) {
+  if (isDead(op))
+    return success();
+  return llvm::TypeSwitch<Operation *, LogicalResult>(op)
+      .Case([&](LoadOp load) { return emitLoad(load, os); })
+      .Case([&](NeighborOp neighbor) { return emitNeighbor(neighbor, os); })
+      .Case([&](ReduceOp reduce) { return emitReduce(reduce, os); })
+      .Case([&](scf::IfOp ifOp) { return emitIf(ifOp, os); })
+      .Case([&](WriteOp write) { return emitWrite(write, os); })
+      .Case([&](IndexOp index) {
+        // A point is its index, -1 when missing.
+        scope.values[index.getResult()] = expr(index.getPoint());
+        return success();
+      })
+      .Case([&](LevelOp level) {
+        if (level.getLevelOffset() == 0)
+          scope.values[level.getResult()] = scope.level;
+        else
+          declare(level.getResult(), "level", withOffset(scope.level, level.getLevelOffset()), os);
+        return success();
+      })
+      .Case([&](ValidOp valid) {
+        if (!mayBeMissing(valid.getPoint()))
+          scope.values[valid.getResult()] = "true";
+        else
+          declare(valid.getResult(), "valid", expr(valid.getPoint()) + " >= 0", os);
+        return success();
+      })
+      .Case([&](arith::ConstantOp constant) -> LogicalResult {
+        if (!cLiteral(constant.getValue()))
+          return constant.emitError() << "cannot emit the constant " << constant.getValue();
+        return success();
+      })
+      .Default([&](Operation *other) -> LogicalResult {
+        if (isNoOpCast(other)) {
+          scope.values[other->getResult(0)] = expr(other->getOperand(0));
+          return success();
+        }
+        SmallVector<std::string> operands;
+        for (Value operand : other->getOperands())
+          operands.push_back(expr(operand));
+        FailureOr<std::string> text = arithExpression(other, operands);
+        if (failed(text))
+          return failure();
+        declare(other->getResult(0), freshTemporary(), *text, os);
+        return success();
+      });
+}
+
+LogicalResult KernelBodyEmitter::emitLoad(LoadOp load, raw_ostream &os) {
+  Value field = load.getField(), point = load.getPoint();
+  std::string base = expr(field);
+  std::string read = base + "[" + elementIndex(field, point, load.getNbr(), loadLevel(load)) + "]";
+  if (point && mayBeMissing(point))
+    read = expr(point) + " >= 0 ? " + read + " : " + zeroLiteral(load.getType());
+  declare(load.getResult(), base, read, os);
+  return success();
+}
+
+LogicalResult KernelBodyEmitter::emitNeighbor(NeighborOp neighbor, raw_ostream &os) {
+  const KernelScope::Table &entries = table(neighbor.getConnAttr());
+  std::string point = expr(neighbor.getPoint());
+  std::string read =
+      entries.entries + "[" + sum({point, scaled(expr(neighbor.getIndex()), entries.ld)}) + "]";
+  if (mayBeMissing(neighbor.getPoint()))
+    read = point + " >= 0 ? " + read + " : -1";
+  declare(neighbor.getResult(), neighbor.getConn().lower(), read, os);
+  return success();
+}
+
+LogicalResult KernelBodyEmitter::emitReduce(ReduceOp reduce, raw_ostream &os) {
+  ConnectivityOp conn = lookupConnectivity(reduce, reduce.getConnAttr());
+  const KernelScope::Table &entries = table(reduce.getConnAttr());
+  Type type = reduce.getType();
+  ReduceKind kind = reduce.getKind();
+  std::string connName = conn.getSymName().lower();
+  std::string acc = scope.names.unique(stringifyReduceKind(kind).str() + "_" + connName);
+  os << valueType(type) << " " << acc << " = " << reductionIdentity(kind, type) << ";\n";
+
+  std::string point = expr(reduce.getPoint());
+  bool guardPoint = mayBeMissing(reduce.getPoint());
+  if (guardPoint)
+    os << "if (" << point << " >= 0) {\n";
+  if (unrollReductions)
+    os << "#pragma unroll\n";
+  std::string slot = scope.names.unique("j");
+  os << "for (int32_t " << slot << " = 0; " << slot << " < " << conn.getSize() << "; ++" << slot
+     << ") {\n";
+  scope.values[reduce.getSlot()] = slot;
+  BlockArgument neighbor = reduce.getNeighbor();
+  if (isUsed(neighbor) || conn.getSkip()) {
+    std::string name = scope.names.unique(connName);
+    os << "const int32_t " << name << " = " << entries.entries << "["
+       << sum({point, scaled(slot, entries.ld)}) << "];\n";
+    if (conn.getSkip())
+      os << "if (" << name << " < 0)\ncontinue;\n";
+    scope.values[neighbor] = name;
+  }
+  Block &body = reduce.getBody().front();
+  if (failed(emitBlock(body, os)))
+    return failure();
+  Value yielded = cast<YieldOp>(body.getTerminator()).getValues()[0];
+  os << reductionStep(kind, type, acc, expr(yielded)) << ";\n}\n";
+  if (guardPoint)
+    os << "}\n";
+  scope.values[reduce.getResult()] = acc;
+  return success();
+}
+
+LogicalResult KernelBodyEmitter::emitIf(scf::IfOp ifOp, raw_ostream &os) {
+  return emitIfStatement(
+      ifOp, os,
+      [&](OpResult result, raw_ostream &declOs) {
+        std::string name = scope.names.unique(freshTemporary());
+        declOs << valueType(result.getType()) << " " << name << ";\n";
+        scope.values[result] = name;
+        return name;
+      },
+      [&](Block &block, raw_ostream &blockOs) { return emitBlock(block, blockOs); },
+      [&](Value value) { return expr(value); });
+}
+
+LogicalResult KernelBodyEmitter::emitWrite(WriteOp write, raw_ostream &os) {
+  Value field = write.getField();
+  bool hasLevels = FieldShape::of(field.getType()).vertical != VerticalKind::None;
+  os << expr(field) << "["
+     << elementIndex(field, write.getPoint(), Value(), hasLevels ? scope.level : "")
+     << "] = " << expr(write.getValue()) << ";\n";
+  return success();
+}
+
+} // namespace fusec::codegen

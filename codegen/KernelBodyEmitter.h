@@ -1,0 +1,93 @@
+//===- KernelBodyEmitter.h - statements of one kernel point -------*- C++ -*-===//
+//
+// Translates a kernel region into the C statements computing one point and
+// level, shared by the CUDA and C++ emitters (only the loops around it
+// differ). Missing neighbours follow docs/dialect.md and are tracked
+// statically: a point can be missing only when it comes through a `skip`
+// connectivity or from a point that can be missing, and only loads and
+// neighbour lookups at such points get a guard.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef FUSEC_CODEGEN_KERNELBODYEMITTER_H
+#define FUSEC_CODEGEN_KERNELBODYEMITTER_H
+
+#include "codegen/NameTable.h"
+#include "ir/StnOps.h"
+
+#include "llvm/ADT/DenseMap.h"
+#include "llvm/ADT/StringMap.h"
+#include "llvm/Support/raw_ostream.h"
+
+#include <string>
+
+namespace fusec::codegen {
+
+/// The identifiers a kernel body refers to, set up by the kernel's emitter.
+struct KernelScope {
+  /// Identifiers in use inside the kernel function.
+  NameTable names;
+  /// Expressions of values defined outside the body (captured program values)
+  /// and of the current point.
+  llvm::DenseMap<mlir::Value, std::string> values;
+  /// The current level variable; empty for kernels without levels.
+  std::string level;
+  /// The leading-dimension parameter of each location (empty if unused).
+  std::string leadingDimensions[3];
+  /// Per connectivity name: the table parameter and its leading dimension
+  /// (empty when every read is at slot 0).
+  struct Table {
+    std::string entries, ld;
+  };
+  llvm::StringMap<Table> tables;
+};
+
+class KernelBodyEmitter {
+public:
+  /// `unrollReductions` adds `#pragma unroll` to neighbour loops (CUDA).
+  KernelBodyEmitter(stn::KernelOp kernel, KernelScope &scope, bool unrollReductions);
+
+  /// Splits the body's top-level ops into those that do not depend on the
+  /// level (emittable once per point, before a level loop) and the others,
+  /// both in program order.
+  static void splitByLevel(stn::KernelOp kernel,
+                           llvm::SmallVectorImpl<mlir::Operation *> &levelInvariant,
+                           llvm::SmallVectorImpl<mlir::Operation *> &perLevel);
+
+  /// Emits `ops` (top-level ops of the body, without its terminator).
+  mlir::LogicalResult emit(llvm::ArrayRef<mlir::Operation *> ops, llvm::raw_ostream &os);
+
+private:
+  mlir::LogicalResult emitBlock(mlir::Block &block, llvm::raw_ostream &os);
+  mlir::LogicalResult emitOp(mlir::Operation *op, llvm::raw_ostream &os);
+  mlir::LogicalResult emitLoad(stn::LoadOp load, llvm::raw_ostream &os);
+  mlir::LogicalResult emitNeighbor(stn::NeighborOp neighbor, llvm::raw_ostream &os);
+  mlir::LogicalResult emitReduce(stn::ReduceOp reduce, llvm::raw_ostream &os);
+  mlir::LogicalResult emitIf(mlir::scf::IfOp ifOp, llvm::raw_ostream &os);
+  mlir::LogicalResult emitWrite(stn::WriteOp write, llvm::raw_ostream &os);
+
+  /// The expression of `value` (an identifier or a literal).
+  std::string expr(mlir::Value value);
+  /// Declares `const T name = init;` for `value` with a fresh name.
+  void declare(mlir::Value value, llvm::StringRef hint, llvm::StringRef init,
+               llvm::raw_ostream &os);
+  std::string freshTemporary();
+
+  /// Whether `point` may be missing (-1) at run time.
+  bool mayBeMissing(mlir::Value point);
+  /// The element index of `field` at `point`, slot `slot` and `level`.
+  std::string elementIndex(mlir::Value field, mlir::Value point, mlir::Value slot,
+                           llvm::StringRef level);
+  /// `k`, `k + 1`, `k + off - 2`: the level a load reads.
+  std::string loadLevel(stn::LoadOp load);
+  const KernelScope::Table &table(mlir::FlatSymbolRefAttr conn);
+
+  stn::KernelOp kernel;
+  KernelScope &scope;
+  bool unrollReductions;
+  unsigned temporaries = 0;
+};
+
+} // namespace fusec::codegen
+
+#endif // FUSEC_CODEGEN_KERNELBODYEMITTER_H

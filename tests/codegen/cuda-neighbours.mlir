@@ -1,0 +1,106 @@
+// RUN: %fusec-translate --stn-to-cuda %s | FileCheck %s
+
+// Neighbour loads through a connectivity without and with `skip`: only the
+// point that can be missing gets a guard. Sparse loads, constant and dynamic
+// vertical offsets index as f[h + n*ld + k*ld*N].
+
+stn.connectivity @E2C : Edge -> Cell [2]
+stn.connectivity @E2C2V : Edge -> Vertex [4] skip
+
+// CHECK-LABEL: static __global__ void __launch_bounds__(kThreadsPerBlock)
+// CHECK: nabla(int32_t h_lb, int32_t h_ub, int32_t k_lb, int32_t k_ub,
+// CHECK: const double *__restrict__ theta,
+// CHECK: const double *__restrict__ u_vert,
+// CHECK: const double *__restrict__ pn,
+// CHECK: const int32_t *__restrict__ vert_off,
+// CHECK: double *__restrict__ z_out,
+// CHECK: int64_t cell_ld,
+// CHECK: int64_t edge_ld,
+// CHECK: int64_t vertex_ld,
+// CHECK: const int32_t *__restrict__ e2c_table,
+// CHECK: int64_t e2c_ld,
+// CHECK: const int32_t *__restrict__ e2c2v_table,
+// CHECK: int64_t e2c2v_ld) {
+// CHECK: const int32_t h = h_lb + static_cast<int32_t>(blockIdx.x * kThreadsPerBlock + threadIdx.x);
+// CHECK-NEXT: if (h >= h_ub)
+// CHECK-NEXT: return;
+// Neighbour indices do not depend on the level: computed before it.
+// CHECK-NEXT: const int32_t e2c = e2c_table[h + e2c_ld];
+// CHECK-NEXT: const int32_t e2c2v = e2c2v_table[h + 3 * e2c2v_ld];
+// CHECK-NEXT: const int32_t k = k_lb + static_cast<int32_t>(blockIdx.y);
+// E2C has no skip: a plain load at k - 1.
+// CHECK-NEXT: const double theta_1 = theta[e2c + (k - 1) * cell_ld];
+// E2C2V may be missing: the load gives 0 there.
+// CHECK-NEXT: const double u_vert_1 = e2c2v >= 0 ? u_vert[e2c2v + (k + 1) * vertex_ld] : 0.0;
+// Sparse field Edge x E2C2V[4] x K: slot 3.
+// CHECK-NEXT: const double pn_1 = pn[h + 3 * edge_ld + k * edge_ld * 4];
+// CHECK-NEXT: const int32_t vert_off_1 = vert_off[h + k * edge_ld];
+// Dynamic offset plus a constant one.
+// CHECK-NEXT: const double theta_2 = theta[e2c + (k + vert_off_1 - 2) * cell_ld];
+// CHECK-NEXT: const double t0 = u_vert_1 * pn_1;
+// CHECK-NEXT: const double t1 = theta_1 + t0;
+// CHECK-NEXT: const double t2 = t1 + theta_2;
+// CHECK-NEXT: z_out[h + k * edge_ld] = t2;
+// CHECK-NEXT: }
+
+// The launcher checks the domain, then launches one block of 128 points by
+// one level.
+// CHECK-LABEL: static int launch_nabla(int32_t h_lb, int32_t h_ub, int32_t k_lb, int32_t k_ub,
+// CHECK: if (h_lb >= h_ub || k_lb >= k_ub)
+// CHECK-NEXT: return FUSEC_SUCCESS;
+// CHECK-NEXT: if (!nabla_state.extents.horizontal_inside(FUSEC_EDGE, h_lb, h_ub) ||
+// CHECK-NEXT: !nabla_state.extents.vertical_inside(k_lb, k_ub, false))
+// CHECK-NEXT: return FUSEC_ERROR_DOMAIN;
+// CHECK-NEXT: nabla<<<dim3(static_cast<unsigned>((h_ub - h_lb + kThreadsPerBlock - 1) / kThreadsPerBlock),
+// CHECK-NEXT: static_cast<unsigned>(k_ub - k_lb)),
+// CHECK-NEXT: kThreadsPerBlock, 0, nabla_state.stream>>>(
+// CHECK-NEXT: h_lb, h_ub, k_lb, k_ub, theta, u_vert, pn, vert_off, z_out,
+// CHECK: nabla_state.extents.ld[FUSEC_CELL],
+// CHECK: nabla_state.extents.ld[FUSEC_EDGE],
+// CHECK: nabla_state.extents.ld[FUSEC_VERTEX],
+// CHECK: nabla_state.E2C.data(),
+// CHECK: nabla_state.E2C.ld(),
+// CHECK: nabla_state.E2C2V.data(),
+// CHECK: nabla_state.E2C2V.ld());
+// CHECK-NEXT: return fusec::launch_status();
+
+// CHECK-LABEL: extern "C" int nabla_setup(const fusec_mesh *mesh, int32_t nlev, void *stream) {
+// CHECK: status = nabla_state.E2C.load(mesh, "E2C", FUSEC_EDGE, FUSEC_CELL, 2);
+// CHECK: status = nabla_state.E2C2V.load(mesh, "E2C2V", FUSEC_EDGE, FUSEC_VERTEX, 4);
+
+// CHECK-LABEL: extern "C" int nabla_run(
+// CHECK: const int32_t *vert_off,
+// CHECK: int32_t hi) {
+// CHECK-NEXT: if (!nabla_state.ready)
+// CHECK-NEXT: return FUSEC_ERROR_NOT_SET_UP;
+// CHECK-NEXT: const int32_t t0 = nabla_state.extents.nlev - 1;
+// CHECK-NEXT: if (int rc = launch_nabla(lo, hi, 1, t0, theta, u_vert, pn, vert_off, z_out))
+// CHECK-NEXT: return rc;
+// CHECK-NEXT: return FUSEC_SUCCESS;
+stn.program @nabla(%theta: !stn.field<Cell x K x f64> {stn.name = "theta"},
+    %u: !stn.field<Vertex x K x f64> {stn.name = "u_vert"},
+    %pn: !stn.field<Edge x E2C2V[4] x K x f64> {stn.name = "pn"},
+    %off: !stn.field<Edge x K x i32> {stn.name = "vert_off"},
+    %z: !stn.field<Edge x K x f64> {stn.intent = 1 : i32, stn.name = "z_out"},
+    %lo: i32 {stn.name = "lo"}, %hi: i32 {stn.name = "hi"}) {
+  %c1 = arith.constant 1 : i32
+  %n = stn.nlev : i32
+  %top = arith.subi %n, %c1 : i32
+  stn.kernel "nabla" on Edge[%lo : %hi] K[%c1 : %top] {
+  ^bb0(%e: !stn.point<Edge>):
+    %s1 = arith.constant 1 : index
+    %s3 = arith.constant 3 : index
+    %c = stn.neighbor %e through @E2C [%s1] : !stn.point<Edge> -> !stn.point<Cell>
+    %v = stn.neighbor %e through @E2C2V [%s3] : !stn.point<Edge> -> !stn.point<Vertex>
+    %a = stn.load %theta[%c, k - 1] : !stn.field<Cell x K x f64>
+    %b = stn.load %u[%v, k + 1] : !stn.field<Vertex x K x f64>
+    %p = stn.load %pn[%e, nbr %s3, k] : !stn.field<Edge x E2C2V[4] x K x f64>
+    %o = stn.load %off[%e, k] : !stn.field<Edge x K x i32>
+    %d = stn.load %theta[%c, k + %o - 2] : !stn.field<Cell x K x f64>
+    %bp = arith.mulf %b, %p : f64
+    %s = arith.addf %a, %bp : f64
+    %r = arith.addf %s, %d : f64
+    stn.write %r to %z at %e : !stn.point<Edge> : f64, !stn.field<Edge x K x f64>
+  }
+  stn.return
+}

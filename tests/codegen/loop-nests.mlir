@@ -1,0 +1,140 @@
+// RUN: %fusec-translate --stn-to-cuda %s | FileCheck %s --check-prefix=CUDA
+// RUN: %fusec-translate --stn-to-cpp %s | FileCheck %s --check-prefix=CPP
+
+// The loops around a kernel body: vertical-only, 2-D, 3-D with kblock > 1
+// (on GPUs a level loop per thread after the level-independent work, on CPUs
+// tiles of kblock levels), and half levels (nlev + 1) in the domain check.
+
+stn.connectivity @E2C : Edge -> Cell [2]
+
+// CUDA-LABEL: static __global__ void __launch_bounds__(kThreadsPerBlock)
+// CUDA-NEXT: profile(int32_t k_lb, int32_t k_ub, const double *__restrict__ limit,
+// CUDA: const int32_t k = k_lb + static_cast<int32_t>(blockIdx.x * kThreadsPerBlock + threadIdx.x);
+// CUDA-NEXT: if (k >= k_ub)
+// CUDA-NEXT: return;
+// CUDA-NEXT: const double limit_1 = limit[k + 1];
+// CUDA-NEXT: const double t0 = limit_1 * 0.5;
+// CUDA-NEXT: scaled[k] = t0;
+// CUDA: static int launch_profile(int32_t k_lb, int32_t k_ub, const double *limit, double *scaled) {
+// CUDA-NEXT: if (k_lb >= k_ub)
+// CUDA-NEXT: return FUSEC_SUCCESS;
+// CUDA-NEXT: if (!levels_state.extents.vertical_inside(k_lb, k_ub, false))
+// CUDA-NEXT: return FUSEC_ERROR_DOMAIN;
+// CUDA-NEXT: profile<<<dim3(static_cast<unsigned>((k_ub - k_lb + kThreadsPerBlock - 1) / kThreadsPerBlock)),
+
+// CPP-LABEL: static void profile(
+// CPP: #pragma omp simd
+// CPP-NEXT: for (int32_t k = k_lb; k < k_ub; ++k) {
+// CPP-NEXT: const double limit_1 = limit[k + 1];
+
+// CUDA-LABEL: interfaces(
+// CUDA: const int32_t h = h_lb + static_cast<int32_t>(blockIdx.x * kThreadsPerBlock + threadIdx.x);
+// CUDA-NEXT: if (h >= h_ub)
+// CUDA-NEXT: return;
+// CUDA-NEXT: const int32_t k = k_lb + static_cast<int32_t>(blockIdx.y);
+// CUDA-NEXT: const double t0 = static_cast<double>(k);
+// CUDA-NEXT: w[h + k * cell_ld] = t0;
+// CUDA: if (!levels_state.extents.horizontal_inside(FUSEC_CELL, h_lb, h_ub) ||
+// CUDA-NEXT: !levels_state.extents.vertical_inside(k_lb, k_ub, true))
+
+// CPP-LABEL: static void interfaces(
+// CPP: const int32_t h_blocks = (h_ub - h_lb + kHorizontalBlock - 1) / kHorizontalBlock;
+// CPP-NEXT: #pragma omp parallel for collapse(2) schedule(static)
+// CPP-NEXT: for (int32_t k = k_lb; k < k_ub; ++k) {
+// CPP-NEXT: for (int32_t hb = 0; hb < h_blocks; ++hb) {
+// CPP-NEXT: const int32_t h_begin = h_lb + hb * kHorizontalBlock;
+// CPP-NEXT: const int32_t h_end = std::min(h_begin + kHorizontalBlock, h_ub);
+// CPP-NEXT: #pragma omp simd
+// CPP-NEXT: for (int32_t h = h_begin; h < h_end; ++h) {
+// CPP-NEXT: const double t0 = static_cast<double>(k);
+// CPP-NEXT: w[h + k * cell_ld] = t0;
+
+// CUDA-LABEL: blocked(
+// CUDA: if (h >= h_ub)
+// CUDA-NEXT: return;
+// CUDA-NEXT: const int32_t e2c = e2c_table[h];
+// CUDA-NEXT: const double area_1 = area[e2c];
+// CUDA-NEXT: const int32_t k_begin = k_lb + static_cast<int32_t>(blockIdx.y) * 4;
+// CUDA-NEXT: const int32_t k_end = min(k_begin + 4, k_ub);
+// CUDA-NEXT: for (int32_t k = k_begin; k < k_end; ++k) {
+// CUDA-NEXT: const double w_1 = w[e2c + (k + 1) * cell_ld];
+// CUDA-NEXT: const double t0 = w_1 * area_1;
+// CUDA-NEXT: vn[h + k * edge_ld] = t0;
+// CUDA-NEXT: }
+// CUDA-NEXT: }
+// CUDA: blocked<<<dim3(static_cast<unsigned>((h_ub - h_lb + kThreadsPerBlock - 1) / kThreadsPerBlock),
+// CUDA-NEXT: static_cast<unsigned>((k_ub - k_lb + 3) / 4)),
+
+// CPP-LABEL: static void blocked(
+// CPP: const int32_t h_blocks = (h_ub - h_lb + kHorizontalBlock - 1) / kHorizontalBlock;
+// CPP-NEXT: const int32_t k_tiles = (k_ub - k_lb + 3) / 4;
+// CPP-NEXT: #pragma omp parallel for collapse(2) schedule(static)
+// CPP-NEXT: for (int32_t kt = 0; kt < k_tiles; ++kt) {
+// CPP-NEXT: for (int32_t hb = 0; hb < h_blocks; ++hb) {
+// CPP-NEXT: const int32_t k_begin = k_lb + kt * 4;
+// CPP-NEXT: const int32_t k_end = std::min(k_begin + 4, k_ub);
+// CPP-NEXT: for (int32_t k = k_begin; k < k_end; ++k) {
+// CPP-NEXT: const int32_t h_begin = h_lb + hb * kHorizontalBlock;
+// CPP-NEXT: const int32_t h_end = std::min(h_begin + kHorizontalBlock, h_ub);
+// CPP-NEXT: #pragma omp simd
+// CPP-NEXT: for (int32_t h = h_begin; h < h_end; ++h) {
+// CPP-NEXT: const int32_t e2c = e2c_table[h];
+
+// CUDA-LABEL: flat(
+// CUDA: if (h >= h_ub)
+// CUDA-NEXT: return;
+// CUDA-NEXT: const double area_1 = area[h];
+// CUDA-NEXT: const double t0 = area_1 + area_1;
+// CUDA-NEXT: area2[h] = t0;
+// CUDA-NEXT: }
+// CUDA: flat<<<dim3(static_cast<unsigned>((h_ub - h_lb + kThreadsPerBlock - 1) / kThreadsPerBlock)),
+
+// CPP-LABEL: static void flat(
+// CPP: #pragma omp parallel for schedule(static)
+// CPP-NEXT: for (int32_t hb = 0; hb < h_blocks; ++hb) {
+// CPP-NEXT: const int32_t h_begin = h_lb + hb * kHorizontalBlock;
+// CPP-NEXT: const int32_t h_end = std::min(h_begin + kHorizontalBlock, h_ub);
+// CPP-NEXT: #pragma omp simd
+// CPP-NEXT: for (int32_t h = h_begin; h < h_end; ++h) {
+// CPP-NEXT: const double area_1 = area[h];
+stn.program @levels(%limit: !stn.field<K x f64> {stn.name = "limit"},
+    %scaled: !stn.field<K x f64> {stn.intent = 1 : i32, stn.name = "scaled"},
+    %w: !stn.field<Cell x KHalf x f64> {stn.intent = 2 : i32, stn.name = "w"},
+    %area: !stn.field<Cell x f64> {stn.name = "area"},
+    %area2: !stn.field<Cell x f64> {stn.intent = 1 : i32, stn.name = "area2"},
+    %vn: !stn.field<Edge x K x f64> {stn.intent = 1 : i32, stn.name = "vn"},
+    %cells: i32 {stn.name = "cells"}, %edges: i32 {stn.name = "edges"}) {
+  %c0 = arith.constant 0 : i32
+  %c1 = arith.constant 1 : i32
+  %n = stn.nlev : i32
+  %n1 = arith.addi %n, %c1 : i32
+  %nm1 = arith.subi %n, %c1 : i32
+  stn.kernel "profile" on K[%c0 : %nm1] {
+    %l = stn.load %limit[k + 1] : !stn.field<K x f64>
+    %half = arith.constant 0.5 : f64
+    %s = arith.mulf %l, %half : f64
+    stn.write %s to %scaled : f64, !stn.field<K x f64>
+  }
+  stn.kernel "interfaces" on Cell[%c0 : %cells] K[%c0 : %n1] {
+  ^bb0(%c: !stn.point<Cell>):
+    %k = stn.level
+    %kf = arith.sitofp %k : i32 to f64
+    stn.write %kf to %w at %c : !stn.point<Cell> : f64, !stn.field<Cell x KHalf x f64>
+  }
+  stn.kernel "blocked" on Edge[%c0 : %edges] K[%c0 : %nm1] attributes {kblock = 4} {
+  ^bb0(%e: !stn.point<Edge>):
+    %s0 = arith.constant 0 : index
+    %c = stn.neighbor %e through @E2C [%s0] : !stn.point<Edge> -> !stn.point<Cell>
+    %a = stn.load %area[%c] : !stn.field<Cell x f64>
+    %x = stn.load %w[%c, k + 1] : !stn.field<Cell x KHalf x f64>
+    %v = arith.mulf %x, %a : f64
+    stn.write %v to %vn at %e : !stn.point<Edge> : f64, !stn.field<Edge x K x f64>
+  }
+  stn.kernel "flat" on Cell[%c0 : %cells] {
+  ^bb0(%c: !stn.point<Cell>):
+    %a = stn.load %area[%c] : !stn.field<Cell x f64>
+    %d = arith.addf %a, %a : f64
+    stn.write %d to %area2 at %c : !stn.point<Cell> : f64, !stn.field<Cell x f64>
+  }
+  stn.return
+}

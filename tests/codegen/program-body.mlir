@@ -1,0 +1,168 @@
+// RUN: %fusec-translate --stn-to-cuda %s | FileCheck %s --check-prefixes=CHECK,CUDA
+// RUN: %fusec-translate --stn-to-cpp %s | FileCheck %s --check-prefixes=CHECK,CPP
+
+// The program body runs on the host: scalar arithmetic, scf.if with results,
+// stn.image through a host copy of its table (cached per range), buffers
+// allocated once at setup, kernel launches in order, and stn.exchange calling
+// the registered callback. scf.if inside a kernel becomes an if statement.
+
+stn.connectivity @C2E2CO : Cell -> Cell [4] skip
+stn.connectivity @E2C : Edge -> Cell [2]
+
+// CHECK-LABEL: struct smooth_program_state {
+// CHECK-NEXT: bool ready = false;
+// CUDA-NEXT: cudaStream_t stream = nullptr;
+// CPP-NEXT: void *stream = nullptr;
+// CHECK-NEXT: fusec::Extents extents;
+// CHECK-NEXT: fusec::ExchangeHandler exchange;
+// CUDA-NEXT: fusec::DeviceTable C2E2CO;
+// CUDA-NEXT: fusec::DeviceTable E2C;
+// CUDA-NEXT: fusec::HostTable C2E2CO_host;
+// CUDA-NEXT: fusec::DeviceArray<double> tmp;
+// CUDA-NEXT: fusec::DeviceArray<float> limiter;
+// The C++ backend's tables are on the host already: stn.image shares them.
+// CPP-NEXT: fusec::HostTable C2E2CO;
+// CPP-NEXT: fusec::HostTable E2C;
+// CPP-NEXT: fusec::HostArray<double> tmp;
+// CPP-NEXT: fusec::HostArray<float> limiter;
+// CHECK-NEXT: };
+
+// scf.if in a kernel: results are assigned in both branches; a branch that
+// only writes has no else.
+// CHECK-LABEL: lap(
+// CHECK: const double theta_1 = theta[h + k * cell_ld];
+// CHECK-NEXT: double t0;
+// CHECK-NEXT: if (top) {
+// CHECK-NEXT: t0 = theta_1;
+// CHECK-NEXT: } else {
+// CHECK-NEXT: double sum_c2e2co = 0.0;
+// CHECK: t0 = sum_c2e2co;
+// CHECK-NEXT: }
+// CHECK-NEXT: const bool t2 = k == 0;
+// CHECK-NEXT: if (t2) {
+// CHECK-NEXT: tmp[h + k * cell_ld] = t0;
+// CHECK-NEXT: }
+// CHECK-NEXT: const double t3 = t0 * 2.0;
+// CHECK-NEXT: tmp[h + k * cell_ld] = t3;
+
+// CHECK-LABEL: extern "C" void smooth_free(void) {
+// CHECK-NEXT: smooth_state.ready = false;
+// CHECK-NEXT: smooth_state.C2E2CO.release();
+// CHECK-NEXT: smooth_state.E2C.release();
+// CUDA-NEXT: smooth_state.C2E2CO_host.release();
+// CHECK-NEXT: smooth_state.tmp.release();
+// CHECK-NEXT: smooth_state.limiter.release();
+// CHECK-NEXT: }
+
+// Buffers are allocated at setup, never per call.
+// CHECK-LABEL: extern "C" int smooth_setup(const fusec_mesh *mesh, int32_t nlev, void *stream) {
+// CHECK-NEXT: smooth_free();
+// CHECK-NEXT: int status = smooth_state.extents.init(mesh, nlev);
+// CHECK: status = smooth_state.C2E2CO.load(mesh, "C2E2CO", FUSEC_CELL, FUSEC_CELL, 4);
+// CHECK: status = smooth_state.E2C.load(mesh, "E2C", FUSEC_EDGE, FUSEC_CELL, 2);
+// CUDA: status = smooth_state.C2E2CO_host.load(mesh, "C2E2CO", FUSEC_CELL, FUSEC_CELL, 4);
+// CHECK: status = smooth_state.tmp.allocate(
+// CHECK-NEXT: smooth_state.extents.elements(FUSEC_CELL, fusec::Levels::Full, 0));
+// CHECK: status = smooth_state.limiter.allocate(
+// CHECK: smooth_state.extents.elements(FUSEC_EDGE, fusec::Levels::Flat, 0));
+// CHECK: if (status != FUSEC_SUCCESS) {
+// CHECK-NEXT: smooth_free();
+// CHECK-NEXT: return status;
+// CHECK-NEXT: }
+// CUDA-NEXT: smooth_state.stream = static_cast<cudaStream_t>(stream);
+// CPP-NEXT: smooth_state.stream = stream;
+// CHECK-NEXT: smooth_state.ready = true;
+// CHECK-NEXT: return FUSEC_SUCCESS;
+
+// CHECK-LABEL: extern "C" int smooth_run(
+// CHECK: if (!smooth_state.ready)
+// CHECK-NEXT: return FUSEC_ERROR_NOT_SET_UP;
+// CUDA-NEXT: int32_t c2e2co_lo = 0, c2e2co_hi = 0;
+// CUDA-NEXT: if (int rc = smooth_state.C2E2CO_host.image(lo, hi, &c2e2co_lo, &c2e2co_hi))
+// CPP-NEXT: int32_t c2e2co_lo = 0, c2e2co_hi = 0;
+// CPP-NEXT: if (int rc = smooth_state.C2E2CO.image(lo, hi, &c2e2co_lo, &c2e2co_hi))
+// CHECK-NEXT: return rc;
+// CHECK-NEXT: const int32_t t0 = smooth_state.extents.nlev - 1;
+// CHECK-NEXT: int32_t t1;
+// CHECK-NEXT: if (full) {
+// CHECK-NEXT: if (int rc = launch_lap(c2e2co_lo, c2e2co_hi, 0, smooth_state.extents.nlev, theta,
+// CHECK-NEXT: smooth_state.tmp.data()))
+// CHECK-NEXT: return rc;
+// CHECK-NEXT: t1 = 0;
+// CHECK-NEXT: } else {
+// CHECK-NEXT: t1 = t0;
+// CHECK-NEXT: }
+// CHECK-NEXT: if (int rc = launch_copy(lo, hi, t1, smooth_state.extents.nlev, smooth_state.tmp.data(), theta))
+// CHECK-NEXT: return rc;
+// CHECK-NEXT: if (int rc = launch_limit(lo, hi, geofac, smooth_state.limiter.data()))
+// CHECK-NEXT: return rc;
+// CHECK-NEXT: {
+// CHECK-NEXT: const fusec_exchange_field exchanged[] = {
+// CHECK-NEXT: smooth_state.extents.describe("theta", theta, FUSEC_F64, FUSEC_CELL, fusec::Levels::Full,
+// CHECK: smooth_state.extents.describe("limiter", smooth_state.limiter.data(), FUSEC_F32, FUSEC_EDGE,
+// CHECK-NEXT: fusec::Levels::Flat, 0),
+// CHECK-NEXT: smooth_state.extents.describe("geofac", geofac, FUSEC_F64, FUSEC_CELL, fusec::Levels::Flat,
+// CHECK-NEXT: 4),
+// CHECK-NEXT: };
+// CHECK-NEXT: if (int rc = smooth_state.exchange("smooth", exchanged, 3, smooth_state.stream))
+// CHECK-NEXT: return rc;
+// CHECK-NEXT: }
+// CHECK-NEXT: return FUSEC_SUCCESS;
+// CHECK-NEXT: }
+stn.program @smooth(%theta: !stn.field<Cell x K x f64> {stn.intent = 2 : i32, stn.name = "theta"},
+    %geofac: !stn.field<Cell x C2E2CO[4] x f64> {stn.intent = 2 : i32, stn.name = "geofac"},
+    %full: i1 {stn.name = "full"}, %top: i1 {stn.name = "top"},
+    %lo: i32 {stn.name = "lo"}, %hi: i32 {stn.name = "hi"}) {
+  %c0 = arith.constant 0 : i32
+  %c1 = arith.constant 1 : i32
+  %n = stn.nlev : i32
+  %tmp = stn.alloc {name = "tmp"} : !stn.field<Cell x K x f64>
+  %limiter = stn.alloc {name = "limiter"} : !stn.field<Edge x f32>
+  %ilo, %ihi = stn.image %lo, %hi through @C2E2CO
+  %last = arith.subi %n, %c1 : i32
+  %start = scf.if %full -> i32 {
+    stn.kernel "lap" on Cell[%ilo : %ihi] K[%c0 : %n] {
+    ^bb0(%c: !stn.point<Cell>):
+      %t = stn.load %theta[%c, k] : !stn.field<Cell x K x f64>
+      %v = scf.if %top -> f64 {
+        scf.yield %t : f64
+      } else {
+        %s = stn.reduce sum over @C2E2CO at %c : !stn.point<Cell> -> f64 {
+        ^bb0(%j: index, %n2: !stn.point<Cell>):
+          %g = stn.load %geofac[%c, nbr %j] : !stn.field<Cell x C2E2CO[4] x f64>
+          %x = stn.load %theta[%n2, k] : !stn.field<Cell x K x f64>
+          %p = arith.mulf %g, %x : f64
+          stn.yield %p : f64
+        }
+        scf.yield %s : f64
+      }
+      %lvl = stn.level
+      %zero = arith.constant 0 : i32
+      %first = arith.cmpi eq, %lvl, %zero : i32
+      scf.if %first {
+        stn.write %v to %tmp at %c : !stn.point<Cell> : f64, !stn.field<Cell x K x f64>
+      }
+      %two = arith.constant 2.0 : f64
+      %d = arith.mulf %v, %two : f64
+      stn.write %d to %tmp at %c : !stn.point<Cell> : f64, !stn.field<Cell x K x f64>
+    }
+    scf.yield %c0 : i32
+  } else {
+    scf.yield %last : i32
+  }
+  stn.kernel "copy" on Cell[%lo : %hi] K[%start : %n] {
+  ^bb0(%c: !stn.point<Cell>):
+    %t = stn.load %tmp[%c, k] : !stn.field<Cell x K x f64>
+    stn.write %t to %theta at %c : !stn.point<Cell> : f64, !stn.field<Cell x K x f64>
+  }
+  stn.kernel "limit" on Edge[%lo : %hi] {
+  ^bb0(%e: !stn.point<Edge>):
+    %s0 = arith.constant 0 : index
+    %c = stn.neighbor %e through @E2C [%s0] : !stn.point<Edge> -> !stn.point<Cell>
+    %g = stn.load %geofac[%c, nbr %s0] : !stn.field<Cell x C2E2CO[4] x f64>
+    %f = arith.truncf %g : f64 to f32
+    stn.write %f to %limiter at %e : !stn.point<Edge> : f32, !stn.field<Edge x f32>
+  }
+  stn.exchange %theta, %limiter, %geofac : !stn.field<Cell x K x f64>, !stn.field<Edge x f32>, !stn.field<Cell x C2E2CO[4] x f64>
+  stn.return
+}
