@@ -6,6 +6,7 @@
 #include "codegen/Emitters.h"
 #include "passes/PipelineConfig.h"
 #include "passes/Pipelines.h"
+#include "passes/Statistics.h"
 
 #include "mlir/IR/Diagnostics.h"
 #include "mlir/IR/MLIRContext.h"
@@ -18,6 +19,7 @@
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/InitLLVM.h"
 #include "llvm/Support/Path.h"
+#include "llvm/ADT/Statistic.h"
 
 using namespace fusec;
 
@@ -145,6 +147,9 @@ int fusec::compile(const CompileOptions &options, llvm::raw_ostream &errs) {
     return 1;
   }
 
+  if (options.printStatistics)
+    printStatistics(computeStatistics(*module), llvm::outs());
+
   mlir::LogicalResult emitted = mlir::success();
   switch (*emit) {
   case EmitKind::Mlir:
@@ -192,6 +197,11 @@ int fusec::fusecMain(int argc, char **argv) {
       llvm::cl::desc("Fix a scalar parameter or nlev (-D nlev=80), or set a precision "
                      "(-D vp=f32)"),
       llvm::cl::value_desc("name=value"), llvm::cl::cat(category));
+  static llvm::cl::opt<bool> stats(
+      "kernel-stats",
+      llvm::cl::desc("Print per program: kernels, materialised temporaries and modelled DRAM "
+                     "bytes per grid point (also --stats)"),
+      llvm::cl::cat(category));
   static llvm::cl::list<std::string> includeDirs(
       "I", llvm::cl::Prefix, llvm::cl::desc("Directory searched for imported files"),
       llvm::cl::value_desc("dir"), llvm::cl::cat(category));
@@ -218,6 +228,8 @@ int fusec::fusecMain(int argc, char **argv) {
   if (pipeline.getNumOccurrences())
     options.pipeline = pipeline;
   options.configPath = config;
+  // `--stats` is LLVM's own flag for its statistics; fusec answers it with its own.
+  options.printStatistics = stats || llvm::AreStatisticsEnabled();
   options.defines.assign(defines.begin(), defines.end());
   options.includeDirs.assign(includeDirs.begin(), includeDirs.end());
   return compile(options, llvm::errs());

@@ -47,6 +47,8 @@ struct CompileOptions {
   /// `name=value` strings from -D.
   std::vector<std::string> defines;
   std::vector<std::string> includeDirs;
+  /// Print kernel statistics of the compiled module to standard output.
+  bool printStatistics = false;
 };
 
 /// Runs one compilation. Errors are printed to `errs`; the output file is

@@ -92,8 +92,7 @@ LogicalResult hoistAbove(Value value, Operation *anchor) {
   if (!def || def->getBlock() != anchor->getBlock() || def->isBeforeInBlock(anchor))
     return success();
   if (def == anchor || !isPure(def) || def->getNumRegions() != 0)
-    return def->emitError("domain bound cannot be computed before its use at ")
-           << anchor->getLoc();
+    return failure();
   for (Value operand : def->getOperands())
     if (failed(hoistAbove(operand, anchor)))
       return failure();

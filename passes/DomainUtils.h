@@ -51,6 +51,7 @@ std::optional<int64_t> getConstantBound(mlir::Value value);
 
 /// Moves the pure program-level computation of `value` above `anchor` when it
 /// is defined later in the same block, so `value` can be used at `anchor`.
+/// Fails (without a diagnostic) when that computation is not pure.
 mlir::LogicalResult hoistAbove(mlir::Value value, mlir::Operation *anchor);
 
 } // namespace fusec

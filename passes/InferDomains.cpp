@@ -133,7 +133,8 @@ private:
 
   LogicalResult assign(const Domain &need) {
     if (hoistFailed)
-      return failure();
+      return producer.emitError() << "the domain " << describe(producer)
+                                  << " needs is computed only after it";
     bool hasLevels = llvm::any_of(producer.getResultTypes(), [](Type type) {
       return FieldShape::of(type).vertical != VerticalKind::None;
     });

@@ -185,7 +185,8 @@ private:
   }
 
   void eraseDeadApplies() {
-    for (ApplyOp apply : llvm::reverse(all<ApplyOp>()))
+    SmallVector<ApplyOp> applies = all<ApplyOp>();
+    for (ApplyOp apply : llvm::reverse(applies))
       if (apply.use_empty())
         apply.erase();
     for (AllocOp alloc : all<AllocOp>())

@@ -60,7 +60,7 @@ TEST_CASE("errors give no module", "[frontend]") {
         std::string::npos);
 }
 
-TEST_CASE("-D fixes parameters", "[frontend]") {
+TEST_CASE("defines fix parameters", "[frontend]") {
   Translated translated(kScale, {Define{"s", "2.5"}, Define{"nlev", "10"}});
   REQUIRE(translated.module);
   unsigned constants = 0;

@@ -1,0 +1,13 @@
+# Unit tests of fusec-bench's library (tools/fusec-bench): inputs files, scalar expressions,
+# field generators, verification and timing summaries.
+add_executable(fusec-bench-tests
+  ${CMAKE_CURRENT_LIST_DIR}/catch_main.cpp
+  ${CMAKE_CURRENT_LIST_DIR}/test_bench_inputs.cpp
+  ${CMAKE_CURRENT_LIST_DIR}/test_bench_generator.cpp
+  ${CMAKE_CURRENT_LIST_DIR}/test_bench_verification.cpp
+)
+# Catch2 reports failures by throwing; LLVM's options turn exceptions off.
+target_compile_options(fusec-bench-tests PRIVATE -fexceptions)
+target_link_libraries(fusec-bench-tests PRIVATE FusecBench Catch2::Catch2)
+include(Catch)
+catch_discover_tests(fusec-bench-tests)
