@@ -592,6 +592,18 @@ LogicalResult KernelOp::verify() {
                             "a location";
   if (getKblock() < 1)
     return emitOpError() << "kblock must be at least 1";
+  // Loads are pure, which holds only if no load of a field follows a write of it.
+  SmallVector<Value> written;
+  WalkResult order = walk([&](Operation *op) {
+    if (auto write = dyn_cast<WriteOp>(op))
+      written.push_back(write.getField());
+    else if (auto load = dyn_cast<LoadOp>(op); load && llvm::is_contained(written, load.getField()))
+      return WalkResult::interrupt();
+    return WalkResult::advance();
+  });
+  if (order.wasInterrupted())
+    return emitOpError() << "reads a field after writing it; every write must come after the "
+                            "kernel's loads of that field";
   return success();
 }
 

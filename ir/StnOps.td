@@ -218,9 +218,14 @@ def Stn_YieldOp : Stn_Op<"yield", [Pure, Terminator, ReturnLike,
   let assemblyFormat = "($values^ `:` type($values))? attr-dict";
 }
 
-def Stn_LoadOp : Stn_Op<"load", [MemoryEffects<[MemRead]>, AttrSizedOperandSegments]> {
+def Stn_LoadOp : Stn_Op<"load", [Pure, AttrSizedOperandSegments]> {
   let summary = "reads a field or temporary at a point and level";
   let description = [{
+    Loads are pure: nothing writes a field inside an application, and in a
+    kernel every `stn.write` of a field comes after the kernel's loads of it
+    (the kernel verifier checks this), so equal loads always read equal
+    values and CSE may merge them (and the folds containing them).
+
     Reads `field` at horizontal `point` (absent for vertical-only fields), at
     neighbour slot `nbr` of a sparse field, and at level `k + offset`, or
     `k + dyn + offset` with a data-dependent `i32` offset `dyn`. Reads at a

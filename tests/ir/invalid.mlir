@@ -142,3 +142,16 @@ stn.program @write_type(%f: !stn.field<Cell x K x f64>, %lo: i32, %hi: i32) {
   }
   stn.return
 }
+
+// -----
+
+stn.program @load_after_write(%f: !stn.field<Cell x K x f64>, %lo: i32, %hi: i32) {
+  // expected-error @+1 {{reads a field after writing it; every write must come after the kernel's loads of that field}}
+  stn.kernel "k" on Cell[%lo : %hi] K[%lo : %hi] {
+  ^bb0(%p: !stn.point<Cell>):
+    %c = arith.constant 1.0 : f64
+    stn.write %c to %f at %p : !stn.point<Cell> : f64, !stn.field<Cell x K x f64>
+    %v = stn.load %f[%p, k] : !stn.field<Cell x K x f64>
+  }
+  stn.return
+}
