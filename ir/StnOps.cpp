@@ -106,19 +106,23 @@ LogicalResult ConnectivityOp::verify() {
   return success();
 }
 
-/// Checks that `conn` names a connectivity starting at `source`.
-static FailureOr<ConnectivityOp> verifyConnectivityUse(Operation *op,
-                                                       SymbolTableCollection &symbols,
-                                                       FlatSymbolRefAttr conn,
-                                                       GridLocation source) {
+/// Checks that `conn` names a connectivity leading from `from`'s location to
+/// `to`'s location (both !stn.point values).
+static LogicalResult verifyConnectivityUse(Operation *op, SymbolTableCollection &symbols,
+                                           FlatSymbolRefAttr conn, Value from, Value to) {
   auto decl = symbols.lookupNearestSymbolFrom<ConnectivityOp>(op, conn);
   if (!decl)
     return op->emitOpError() << "unknown connectivity " << conn;
+  GridLocation source = cast<PointType>(from.getType()).getLocation();
+  GridLocation target = cast<PointType>(to.getType()).getLocation();
   if (decl.getSource() != source)
     return op->emitOpError() << conn.getValue() << " starts at "
                              << locationName(decl.getSource()) << ", but the point is a "
                              << locationName(source);
-  return decl;
+  if (decl.getTarget() != target)
+    return op->emitOpError() << conn.getValue() << " leads to " << locationName(decl.getTarget())
+                             << ", not to " << locationName(target);
+  return success();
 }
 
 //===----------------------------------------------------------------------===//
@@ -188,15 +192,7 @@ LogicalResult ImageOp::verifySymbolUses(SymbolTableCollection &symbols) {
 }
 
 LogicalResult NeighborOp::verifySymbolUses(SymbolTableCollection &symbols) {
-  auto source = cast<PointType>(getPoint().getType()).getLocation();
-  FailureOr<ConnectivityOp> decl = verifyConnectivityUse(*this, symbols, getConnAttr(), source);
-  if (failed(decl))
-    return failure();
-  auto target = cast<PointType>(getResult().getType()).getLocation();
-  if (decl->getTarget() != target)
-    return emitOpError() << getConn() << " leads to " << locationName(decl->getTarget())
-                         << ", not to " << locationName(target);
-  return success();
+  return verifyConnectivityUse(*this, symbols, getConnAttr(), getPoint(), getResult());
 }
 
 //===----------------------------------------------------------------------===//
@@ -526,15 +522,7 @@ LogicalResult ReduceOp::verify() {
 }
 
 LogicalResult ReduceOp::verifySymbolUses(SymbolTableCollection &symbols) {
-  auto source = cast<PointType>(getPoint().getType()).getLocation();
-  FailureOr<ConnectivityOp> decl = verifyConnectivityUse(*this, symbols, getConnAttr(), source);
-  if (failed(decl))
-    return failure();
-  auto target = cast<PointType>(getNeighbor().getType()).getLocation();
-  if (decl->getTarget() != target)
-    return emitOpError() << getConn() << " leads to " << locationName(decl->getTarget())
-                         << ", not to " << locationName(target);
-  return success();
+  return verifyConnectivityUse(*this, symbols, getConnAttr(), getPoint(), getNeighbor());
 }
 
 //===----------------------------------------------------------------------===//
