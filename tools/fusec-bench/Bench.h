@@ -1,0 +1,66 @@
+//===- Bench.h - fusec-bench run: compile, run, verify, time ------*- C++ -*-===//
+//
+// `fusec-bench run FILE` parses a .stn file once; for each pipeline compiles
+// the whole module and (C++ backend) builds one shared library from the
+// emitted C++; then, for each program, generates identical inputs for every
+// variant, runs the reference interpreter on the unoptimised program as the
+// oracle, runs each variant (verification on fresh copies of the inputs, then
+// timed runs), compares every output and reports verdicts and times.
+// docs/bench.md describes the command line, the inputs file and the outputs.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef FUSEC_TOOLS_BENCH_BENCH_H
+#define FUSEC_TOOLS_BENCH_BENCH_H
+
+#include "llvm/Support/raw_ostream.h"
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace fusec::bench {
+
+enum class Backend { Cpp, Interpreter };
+
+struct BenchOptions {
+  std::string inputPath;
+  /// Program names, or {"all"}.
+  std::vector<std::string> programs{"all"};
+  /// Pipeline variants: `none`, `fuse-all`, a pass list with `+` between
+  /// passes, or `config` (the per-program choices of `configPath`).
+  std::vector<std::string> pipelines{"none", "fuse-all"};
+  Backend backend = Backend::Cpp;
+  std::string grid = "r2b4";
+  /// Default: the value of `-D nlev=N`, else 80.
+  std::optional<int32_t> nlev;
+  /// `random`, `realistic`, or a directory of .npy files.
+  std::string inputs = "random";
+  /// Default: FILE with `.stn` replaced by `.inputs.yaml`, when it exists.
+  std::optional<std::string> inputsFile;
+  uint64_t seed = 0;
+  unsigned repeat = 10;
+  unsigned warmup = 1;
+  std::optional<std::string> configPath;
+  std::vector<std::string> defines;
+  std::vector<std::string> includeDirs;
+  std::optional<std::string> saveOutputs;
+  std::optional<std::string> jsonPath;
+  /// Replace the default tolerances of every field (the inputs file still wins).
+  std::optional<double> rtol, atol;
+  std::string cacheDirectory;
+  std::string runtimeInclude;
+};
+
+/// Splits a --pipelines or --programs value at the commas outside braces.
+std::vector<std::string> splitList(const std::string &text);
+
+/// Runs the whole benchmark. The report goes to `out`, errors to `errs`.
+/// Returns the exit status: 0 when every variant of every program verified,
+/// 1 otherwise (and on any error).
+int runBench(const BenchOptions &options, llvm::raw_ostream &out, llvm::raw_ostream &errs);
+
+} // namespace fusec::bench
+
+#endif // FUSEC_TOOLS_BENCH_BENCH_H

@@ -1,0 +1,84 @@
+//===- HostField.h - program arguments held on the host -----------*- C++ -*-===//
+//
+// The buffers and scalar values fusec-bench hands to a program, in the layout
+// of docs/runtime.md: f[h + n*ld + k*ld*N] with ld = number of points (no
+// padding); a vertical-only field is f[k].
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef FUSEC_TOOLS_BENCH_HOSTFIELD_H
+#define FUSEC_TOOLS_BENCH_HOSTFIELD_H
+
+#include "fusec/field.h"
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace fusec::bench {
+
+/// The shape and element type of a field on a given grid and number of levels.
+struct FieldFormat {
+  std::optional<Location> location; // none for vertical-only fields
+  int32_t points = 1;               // points of the location; 1 without one
+  int32_t neighbors = 0;            // slots of a sparse field; 0 when dense
+  int32_t levels = 0;               // nlev or nlev + 1; 0 without a vertical dimension
+  DType dtype = DType::Float64;
+
+  size_t size() const;
+  /// The layout that names the NumPy shape (docs/runtime.md): a vertical-only
+  /// field is a 1-D array of its levels.
+  FieldLayout npyLayout() const;
+
+  /// Where element `index` lies.
+  struct Position {
+    int32_t point = 0, neighbor = 0, level = 0;
+  };
+  Position position(size_t index) const;
+  /// "Edge x E2C2V[4] x 10 levels", for messages.
+  std::string describe() const;
+};
+
+/// One field's values.
+class HostField {
+public:
+  HostField() = default;
+  explicit HostField(FieldFormat format)
+      : format_(format), bytes_(format.size() * dtype_size(format.dtype)) {}
+
+  const FieldFormat &format() const { return format_; }
+  size_t size() const { return format_.size(); }
+  void *data() { return bytes_.data(); }
+  const void *data() const { return bytes_.data(); }
+  const std::vector<uint8_t> &bytes() const { return bytes_; }
+
+  /// Element `index` converted to double (booleans are 0 or 1).
+  double get(size_t index) const;
+  /// Stores `value` at `index`, rounded to the element type.
+  void set(size_t index, double value);
+
+private:
+  FieldFormat format_;
+  std::vector<uint8_t> bytes_;
+};
+
+/// A scalar argument, in the C type of its parameter.
+struct ScalarArgument {
+  enum class Type { F64, F32, I32, I64, Bool };
+  Type type = Type::F64;
+  double real = 0.0;    // F64, F32 (already rounded to float)
+  int64_t integer = 0;  // I32, I64
+  bool boolean = false; // Bool
+};
+
+/// One argument of a program call: a field or a scalar.
+struct ArgumentValue {
+  bool isField = false;
+  HostField field;
+  ScalarArgument scalar;
+};
+
+} // namespace fusec::bench
+
+#endif // FUSEC_TOOLS_BENCH_HOSTFIELD_H

@@ -1,0 +1,149 @@
+//===- NativeLibrary.cpp - emitted C++ compiled and loaded ----------------===//
+
+#include "NativeLibrary.h"
+
+#include "llvm/ADT/StringExtras.h"
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/MemoryBuffer.h"
+#include "llvm/Support/Path.h"
+#include "llvm/Support/Process.h"
+#include "llvm/Support/Program.h"
+#include "llvm/Support/SHA256.h"
+#include "llvm/Support/raw_ostream.h"
+
+#include <algorithm>
+#include <chrono>
+#include <dlfcn.h>
+
+namespace fusec::bench {
+
+Result<HostCompiler> HostCompiler::find(const std::string &runtimeInclude) {
+  std::string name = llvm::sys::Process::GetEnv("CXX").value_or("c++");
+  llvm::ErrorOr<std::string> program = llvm::sys::findProgramByName(name);
+  if (!program)
+    return Status::failure("cannot find the C++ compiler '" + name +
+                           "' (set CXX, or use --backend interp)");
+  HostCompiler compiler;
+  compiler.program = *program;
+  compiler.flags = {"-std=c++17", "-O2", "-fopenmp", "-fPIC", "-shared", "-I", runtimeInclude};
+  compiler.runtimeInclude = runtimeInclude;
+  return compiler;
+}
+
+Result<std::unique_ptr<SharedLibrary>> SharedLibrary::open(const std::string &path) {
+  // RTLD_LOCAL: every pipeline's library defines the same function names.
+  void *handle = dlopen(path.c_str(), RTLD_NOW | RTLD_LOCAL);
+  if (!handle)
+    return Status::failure("cannot load '" + path + "': " + dlerror());
+  return std::unique_ptr<SharedLibrary>(new SharedLibrary(handle, path));
+}
+
+SharedLibrary::~SharedLibrary() { dlclose(handle_); }
+
+void *SharedLibrary::symbol(const std::string &name) const { return dlsym(handle_, name.c_str()); }
+
+/// The cache key: the source, the command, and every runtime header the source may include.
+static std::string cacheKey(const std::string &source, const HostCompiler &compiler) {
+  llvm::SHA256 hash;
+  auto add = [&](llvm::StringRef text) {
+    hash.update(std::to_string(text.size()));
+    hash.update(":");
+    hash.update(text);
+  };
+  add(source);
+  add(compiler.program);
+  for (const std::string &flag : compiler.flags)
+    add(flag);
+  std::vector<std::string> headers;
+  std::error_code error;
+  std::string headerDirectory = compiler.runtimeInclude + "/fusec";
+  for (llvm::sys::fs::directory_iterator it(headerDirectory, error), end; it != end && !error;
+       it.increment(error))
+    headers.push_back(it->path());
+  std::sort(headers.begin(), headers.end());
+  for (const std::string &header : headers)
+    if (auto buffer = llvm::MemoryBuffer::getFile(header)) {
+      add(llvm::sys::path::filename(header));
+      add((*buffer)->getBuffer());
+    }
+  return llvm::toHex(hash.final(), /*LowerCase=*/true).substr(0, 24);
+}
+
+/// Writes `text` to `path` through a temporary file renamed into place.
+static Status writeAtomically(const std::string &path, llvm::StringRef text) {
+  auto temp = llvm::sys::fs::TempFile::create(path + "-%%%%%%.tmp");
+  if (!temp)
+    return Status::failure("cannot write '" + path + "': " + llvm::toString(temp.takeError()));
+  {
+    llvm::raw_fd_ostream os(temp->FD, /*shouldClose=*/false);
+    os << text;
+  }
+  if (llvm::Error error = temp->keep(path))
+    return Status::failure("cannot write '" + path + "': " + llvm::toString(std::move(error)));
+  return Status::success();
+}
+
+/// The first lines of a compiler log, for an error message.
+static std::string head(const std::string &path, size_t maxLines) {
+  auto buffer = llvm::MemoryBuffer::getFile(path);
+  if (!buffer)
+    return "";
+  llvm::SmallVector<llvm::StringRef> lines;
+  (*buffer)->getBuffer().split(lines, '\n', maxLines + 1, false);
+  lines.resize(std::min(lines.size(), maxLines));
+  return llvm::join(lines, "\n");
+}
+
+Result<BuiltLibrary> buildSharedLibrary(const std::string &source, const HostCompiler &compiler,
+                                        const std::string &cacheDirectory) {
+  if (std::error_code error = llvm::sys::fs::create_directories(cacheDirectory))
+    return Status::failure("cannot create the cache directory '" + cacheDirectory +
+                           "': " + error.message());
+  std::string stem = cacheDirectory + "/" + cacheKey(source, compiler);
+  std::string libraryPath = stem + ".so";
+  BuiltLibrary built;
+  if (llvm::sys::fs::exists(libraryPath)) {
+    built.fromCache = true;
+  } else {
+    std::string sourcePath = stem + ".cpp";
+    if (Status status = writeAtomically(sourcePath, source); !status)
+      return status;
+    // Compile under a name of our own, then rename: a concurrent run compiling the same
+    // source never sees a partial library.
+    llvm::SmallString<128> partial;
+    if (std::error_code error = llvm::sys::fs::createUniqueFile(stem + "-%%%%%%.so.tmp", partial))
+      return Status::failure("cannot create a file in '" + cacheDirectory +
+                             "': " + error.message());
+    std::string logPath = std::string(partial) + ".log";
+    std::vector<llvm::StringRef> arguments{compiler.program};
+    for (const std::string &flag : compiler.flags)
+      arguments.push_back(flag);
+    arguments.insert(arguments.end(), {sourcePath, "-o", partial});
+    std::optional<llvm::StringRef> redirects[] = {std::nullopt, llvm::StringRef(logPath),
+                                                  llvm::StringRef(logPath)};
+    auto start = std::chrono::steady_clock::now();
+    std::string message;
+    int exitCode = llvm::sys::ExecuteAndWait(compiler.program, arguments, std::nullopt, redirects,
+                                             0, 0, &message);
+    built.compileSeconds =
+        std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    if (exitCode != 0) {
+      llvm::sys::fs::remove(partial);
+      // The source and the log stay for the user to inspect.
+      return Status::failure(
+          "compiling the emitted C++ failed (" +
+          (message.empty() ? "exit status " + std::to_string(exitCode) : message) +
+          "); source: " + sourcePath + ", log: " + logPath + "\n" + head(logPath, 20));
+    }
+    llvm::sys::fs::remove(logPath);
+    if (std::error_code error = llvm::sys::fs::rename(partial, libraryPath))
+      return Status::failure("cannot rename '" + std::string(partial) + "': " + error.message());
+  }
+  Result<std::unique_ptr<SharedLibrary>> library = SharedLibrary::open(libraryPath);
+  if (!library)
+    return library.status();
+  built.library = std::move(*library);
+  return built;
+}
+
+} // namespace fusec::bench

@@ -1,0 +1,66 @@
+//===- NativeLibrary.h - emitted C++ compiled and loaded ----------*- C++ -*-===//
+//
+// Emitted C++ is compiled with the host compiler into a shared library,
+//
+//   $CXX (default c++) -std=c++17 -O2 -fopenmp -fPIC -shared -I <runtime/include>
+//
+// and kept in a cache directory under the SHA-256 of the source, the command and
+// the runtime headers, so repeated runs (and every test that compiles the same
+// module with the same pipeline) compile it once. Entries appear atomically
+// (written under a temporary name, then renamed), so concurrent runs may share
+// the cache.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef FUSEC_TOOLS_BENCH_NATIVELIBRARY_H
+#define FUSEC_TOOLS_BENCH_NATIVELIBRARY_H
+
+#include "fusec/status.h"
+
+#include <memory>
+#include <string>
+#include <vector>
+
+namespace fusec::bench {
+
+struct HostCompiler {
+  std::string program; // absolute path
+  std::vector<std::string> flags;
+  std::string runtimeInclude;
+
+  /// `$CXX`, else `c++`, found on the PATH at run time.
+  static Result<HostCompiler> find(const std::string &runtimeInclude);
+};
+
+/// A loaded shared library; unloaded on destruction.
+class SharedLibrary {
+public:
+  static Result<std::unique_ptr<SharedLibrary>> open(const std::string &path);
+  ~SharedLibrary();
+  SharedLibrary(const SharedLibrary &) = delete;
+  SharedLibrary &operator=(const SharedLibrary &) = delete;
+
+  /// The address of `name`, or null.
+  void *symbol(const std::string &name) const;
+  const std::string &path() const { return path_; }
+
+private:
+  SharedLibrary(void *handle, std::string path) : handle_(handle), path_(std::move(path)) {}
+  void *handle_;
+  std::string path_;
+};
+
+struct BuiltLibrary {
+  std::unique_ptr<SharedLibrary> library;
+  bool fromCache = false;
+  double compileSeconds = 0.0;
+};
+
+/// Compiles `source` (or finds it in `cacheDirectory`, created if needed) and
+/// loads it. On a compiler error the message names the kept source and log.
+Result<BuiltLibrary> buildSharedLibrary(const std::string &source, const HostCompiler &compiler,
+                                        const std::string &cacheDirectory);
+
+} // namespace fusec::bench
+
+#endif // FUSEC_TOOLS_BENCH_NATIVELIBRARY_H

@@ -1,0 +1,125 @@
+//===- ProgramRunner.cpp - running one program of one variant -------------===//
+
+#include "ProgramRunner.h"
+
+#include "CallShim.h"
+
+namespace fusec::bench {
+
+static FieldView::Element interpreterElement(DType dtype) {
+  switch (dtype) {
+  case DType::Float64:
+    return FieldView::Element::F64;
+  case DType::Float32:
+    return FieldView::Element::F32;
+  case DType::Int32:
+    return FieldView::Element::I32;
+  case DType::Bool:
+    return FieldView::Element::Bool;
+  }
+  return FieldView::Element::F64;
+}
+
+void InterpreterRunner::bind(std::vector<ArgumentValue> &arguments) {
+  bound.clear();
+  for (ArgumentValue &value : arguments) {
+    if (value.isField) {
+      FieldView view;
+      view.data = value.field.data();
+      view.element = interpreterElement(value.field.format().dtype);
+      view.size = value.field.size();
+      bound.push_back(Argument::of(view));
+      continue;
+    }
+    const ScalarArgument &scalar = value.scalar;
+    switch (scalar.type) {
+    case ScalarArgument::Type::F64:
+    case ScalarArgument::Type::F32:
+      bound.push_back(Argument::real(scalar.real));
+      break;
+    case ScalarArgument::Type::I32:
+    case ScalarArgument::Type::I64:
+      bound.push_back(Argument::integer(scalar.integer));
+      break;
+    case ScalarArgument::Type::Bool:
+      bound.push_back(Argument::boolean(scalar.boolean));
+      break;
+    }
+  }
+}
+
+Status InterpreterRunner::run() {
+  std::string error;
+  if (mlir::failed(interpreter.run(program, bound, error)))
+    return Status::failure("the interpreter failed: " + error);
+  return Status::success();
+}
+
+Result<std::unique_ptr<NativeRunner>> NativeRunner::create(const SharedLibrary &library,
+                                                           const std::string &program,
+                                                           const fusec_mesh &mesh, int32_t nlev) {
+  std::unique_ptr<NativeRunner> runner(new NativeRunner());
+  runner->program = program;
+  using SetupFunction = int (*)(const fusec_mesh *, int32_t, void *);
+  auto setup = reinterpret_cast<SetupFunction>(library.symbol(program + "_setup"));
+  runner->call = reinterpret_cast<CallFunction>(library.symbol(callShimName(program)));
+  runner->errorMessage =
+      reinterpret_cast<ErrorFunction>(library.symbol(program + "_error_message"));
+  auto release = reinterpret_cast<FreeFunction>(library.symbol(program + "_free"));
+  if (!setup || !runner->call || !runner->errorMessage || !release)
+    return Status::failure("'" + library.path() + "' lacks the functions of program '" + program +
+                           "'");
+  if (int status = setup(&mesh, nlev, nullptr))
+    return runner->failure(program + "_setup", status);
+  runner->release = release;
+  return runner;
+}
+
+NativeRunner::~NativeRunner() {
+  if (release)
+    release();
+}
+
+Status NativeRunner::failure(const std::string &what, int status) const {
+  return Status::failure(what + " returned " + std::to_string(status) + ": " +
+                         errorMessage(status));
+}
+
+void NativeRunner::bind(std::vector<ArgumentValue> &arguments) {
+  scalars.assign(arguments.size(), ScalarSlot{});
+  pointers.assign(arguments.size(), nullptr);
+  for (size_t i = 0; i < arguments.size(); ++i) {
+    ArgumentValue &value = arguments[i];
+    if (value.isField) {
+      pointers[i] = value.field.data();
+      continue;
+    }
+    ScalarSlot &slot = scalars[i];
+    switch (value.scalar.type) {
+    case ScalarArgument::Type::F64:
+      slot.f64 = value.scalar.real;
+      break;
+    case ScalarArgument::Type::F32:
+      slot.f32 = static_cast<float>(value.scalar.real);
+      break;
+    case ScalarArgument::Type::I32:
+      slot.i32 = static_cast<int32_t>(value.scalar.integer);
+      break;
+    case ScalarArgument::Type::I64:
+      slot.i64 = value.scalar.integer;
+      break;
+    case ScalarArgument::Type::Bool:
+      slot.boolean = value.scalar.boolean;
+      break;
+    }
+    pointers[i] = &slot;
+  }
+}
+
+Status NativeRunner::run() {
+  if (int status = call(pointers.data()))
+    return failure(program + "_run", status);
+  return Status::success();
+}
+
+} // namespace fusec::bench

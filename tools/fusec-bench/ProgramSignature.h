@@ -1,0 +1,64 @@
+//===- ProgramSignature.h - a program's parameters, as bench sees them -*- C++ -*-===//
+//
+// What fusec-bench needs to know about each parameter of a `stn.program`:
+// its source name, whether it is a field (and its shape and element type) or a
+// scalar (and its C type), and its intent. Only `describeProgram` touches MLIR.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef FUSEC_TOOLS_BENCH_PROGRAMSIGNATURE_H
+#define FUSEC_TOOLS_BENCH_PROGRAMSIGNATURE_H
+
+#include "HostField.h"
+
+#include "fusec/grid.h"
+#include "fusec/status.h"
+
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace mlir {
+class Operation;
+}
+
+namespace fusec::bench {
+
+struct Parameter {
+  enum class Intent { In, Out, InOut };
+  enum class Vertical { None, Full, Half };
+
+  std::string name; // the source name
+  bool isField = false;
+  Intent intent = Intent::In;
+  // Fields.
+  std::optional<Location> location;
+  int32_t neighbors = 0;
+  Vertical vertical = Vertical::None;
+  DType dtype = DType::Float64;
+  // Scalars.
+  ScalarArgument::Type scalarType = ScalarArgument::Type::F64;
+
+  bool isOutput() const { return isField && intent != Intent::In; }
+  FieldFormat format(const Grid &grid, int32_t nlev) const;
+  /// "Edge x K x f64, inout" or "i32", for messages.
+  std::string describe() const;
+};
+
+struct ProgramSignature {
+  std::string name;
+  std::vector<Parameter> parameters;
+  /// The location of the program's first output with a horizontal dimension:
+  /// what `h_start`/`h_end` bound by default.
+  std::optional<Location> outputLocation;
+
+  const Parameter *find(const std::string &name) const;
+};
+
+/// The signature of `program` (a stn::ProgramOp). Fails on parameter types a
+/// host buffer cannot hold.
+Result<ProgramSignature> describeProgram(mlir::Operation *program);
+
+} // namespace fusec::bench
+
+#endif // FUSEC_TOOLS_BENCH_PROGRAMSIGNATURE_H

@@ -1,0 +1,156 @@
+//===- fusec-bench.cpp - run, verify and time stencil programs ------------===//
+//
+// fusec-bench run FILE.stn [--programs P1,P2|all] [--pipelines none,fuse-all,...]
+//     [--backend cpp|interp] [--grid r2b4|lam-r2b4|FILE.nc] [--nlev N]
+//     [--inputs random|realistic|DIR] [--seed S] [--repeat N] [--warmup W] ...
+//
+// The command line only; the work is done by the FusecBench library (Bench.h).
+// docs/bench.md describes every option.
+//
+//===----------------------------------------------------------------------===//
+
+#include "Bench.h"
+
+#include "llvm/Support/CommandLine.h"
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/InitLLVM.h"
+#include "llvm/Support/Path.h"
+#include "llvm/Support/Process.h"
+
+using namespace llvm;
+
+namespace {
+
+cl::SubCommand runCommand("run", "Compile programs with pipelines, run them on a grid, verify "
+                                 "them against the reference interpreter and time them");
+cl::OptionCategory category("fusec-bench run options");
+
+cl::opt<std::string> input(cl::Positional, cl::Required, cl::desc("<input .stn file>"),
+                           cl::sub(runCommand), cl::cat(category));
+cl::opt<std::string> programs("programs",
+                              cl::desc("Programs to run, comma-separated, or 'all' (default)"),
+                              cl::value_desc("P1,P2|all"), cl::init("all"), cl::sub(runCommand),
+                              cl::cat(category));
+cl::opt<std::string> pipelines(
+    "pipelines",
+    cl::desc("Pipeline variants, comma-separated: none, fuse-all, a pass (options in braces), "
+             "passes joined by '+', or 'config' (the --config file); default none,fuse-all"),
+    cl::value_desc("list"), cl::init("none,fuse-all"), cl::sub(runCommand), cl::cat(category));
+cl::opt<fusec::bench::Backend> backend(
+    "backend", cl::desc("What runs the variants (default cpp)"),
+    cl::values(clEnumValN(fusec::bench::Backend::Cpp, "cpp",
+                          "emitted C++/OpenMP, compiled with the host compiler ($CXX or c++)"),
+               clEnumValN(fusec::bench::Backend::Interpreter, "interp",
+                          "the reference interpreter on the optimised program-level IR")),
+    cl::init(fusec::bench::Backend::Cpp), cl::sub(runCommand), cl::cat(category));
+cl::opt<std::string> grid("grid",
+                          cl::desc("rNbK, lam-rNbK[:radius[@lat,lon]] or an ICON grid "
+                                   "file (.nc); default r2b4"),
+                          cl::value_desc("grid"), cl::init("r2b4"), cl::sub(runCommand),
+                          cl::cat(category));
+cl::opt<int> nlev("nlev", cl::desc("Number of full levels (default: -D nlev, else 80)"),
+                  cl::value_desc("N"), cl::sub(runCommand), cl::cat(category));
+cl::opt<std::string> inputs("inputs",
+                            cl::desc("random (ICON4Py-style, seeded), realistic (computed "
+                                     "coefficients, smooth fields) or a directory of .npy files"),
+                            cl::value_desc("random|realistic|DIR"), cl::init("random"),
+                            cl::sub(runCommand), cl::cat(category));
+cl::opt<std::string> inputsFile(
+    "inputs-file",
+    cl::desc("How to call each program (default: FILE with .stn replaced by .inputs.yaml)"),
+    cl::value_desc("file"), cl::sub(runCommand), cl::cat(category));
+cl::opt<unsigned long long> seed("seed", cl::desc("Seed of random inputs (default 0)"),
+                                 cl::value_desc("S"), cl::init(0), cl::sub(runCommand),
+                                 cl::cat(category));
+cl::opt<unsigned> repeat("repeat", cl::desc("Timed runs per variant (default 10; 0: no timing)"),
+                         cl::value_desc("N"), cl::init(10), cl::sub(runCommand), cl::cat(category));
+cl::opt<unsigned> warmup("warmup", cl::desc("Untimed runs before the timed ones (default 1)"),
+                         cl::value_desc("W"), cl::init(1), cl::sub(runCommand), cl::cat(category));
+cl::opt<std::string> config("config",
+                            cl::desc("Per-program pipeline configuration (YAML): the variant "
+                                     "'config', added to --pipelines if absent"),
+                            cl::value_desc("file"), cl::sub(runCommand), cl::cat(category));
+cl::list<std::string> defines("D", cl::Prefix,
+                              cl::desc("Fix a scalar parameter or nlev, or set a precision "
+                                       "(-D vp=f32), as for fusec"),
+                              cl::value_desc("name=value"), cl::sub(runCommand), cl::cat(category));
+cl::list<std::string> includeDirs("I", cl::Prefix,
+                                  cl::desc("Directory searched for imported .stn files"),
+                                  cl::value_desc("dir"), cl::sub(runCommand), cl::cat(category));
+cl::opt<std::string> saveOutputs("save-outputs",
+                                 cl::desc("Write every input and output as .npy files here"),
+                                 cl::value_desc("dir"), cl::sub(runCommand), cl::cat(category));
+cl::opt<std::string> json("json", cl::desc("Write the results as JSON (GT4Py metrics layout)"),
+                          cl::value_desc("file"), cl::sub(runCommand), cl::cat(category));
+cl::opt<double> relativeTolerance("rtol",
+                                  cl::desc("Relative tolerance of floating-point outputs (default "
+                                           "1e-12 for f64, 1e-5 for f32)"),
+                                  cl::sub(runCommand), cl::cat(category));
+cl::opt<double> absoluteTolerance("atol",
+                                  cl::desc("Absolute tolerance of floating-point outputs (default "
+                                           "1e-15 for f64, 1e-6 for f32)"),
+                                  cl::sub(runCommand), cl::cat(category));
+cl::opt<std::string> cacheDir("cache-dir",
+                              cl::desc("Where compiled libraries are kept (default: "
+                                       "$FUSEC_BENCH_CACHE, else bench-cache next to bin/)"),
+                              cl::value_desc("dir"), cl::sub(runCommand), cl::cat(category));
+
+/// $FUSEC_BENCH_CACHE, else <directory of the executable>/../bench-cache.
+std::string defaultCacheDirectory(const char *argv0) {
+  if (std::optional<std::string> fromEnvironment = sys::Process::GetEnv("FUSEC_BENCH_CACHE"))
+    return *fromEnvironment;
+  static int anchor;
+  SmallString<256> path(sys::fs::getMainExecutable(argv0, &anchor));
+  sys::path::remove_filename(path);
+  sys::path::append(path, "..", "bench-cache");
+  return std::string(path);
+}
+
+} // namespace
+
+int main(int argc, char **argv) {
+  InitLLVM init(argc, argv);
+  cl::HideUnrelatedOptions(category);
+  cl::ParseCommandLineOptions(argc, argv,
+                              "fusec-bench: runs, verifies and times stencil "
+                              "programs compiled by fusec\n");
+  if (!runCommand) {
+    errs() << "fusec-bench: error: expected a command: fusec-bench run FILE.stn [options] "
+              "(see fusec-bench run --help)\n";
+    return 1;
+  }
+
+  fusec::bench::BenchOptions options;
+  options.inputPath = input;
+  options.programs = fusec::bench::splitList(programs);
+  options.pipelines = fusec::bench::splitList(pipelines);
+  options.backend = backend;
+  options.grid = grid;
+  if (nlev.getNumOccurrences())
+    options.nlev = nlev;
+  options.inputs = inputs;
+  if (inputsFile.getNumOccurrences())
+    options.inputsFile = inputsFile;
+  options.seed = seed;
+  options.repeat = repeat;
+  options.warmup = warmup;
+  if (config.getNumOccurrences()) {
+    options.configPath = config;
+    if (!llvm::is_contained(options.pipelines, "config"))
+      options.pipelines.push_back("config");
+  }
+  options.defines.assign(defines.begin(), defines.end());
+  options.includeDirs.assign(includeDirs.begin(), includeDirs.end());
+  if (saveOutputs.getNumOccurrences())
+    options.saveOutputs = saveOutputs;
+  if (json.getNumOccurrences())
+    options.jsonPath = json;
+  if (relativeTolerance.getNumOccurrences())
+    options.rtol = relativeTolerance;
+  if (absoluteTolerance.getNumOccurrences())
+    options.atol = absoluteTolerance;
+  options.cacheDirectory =
+      cacheDir.getNumOccurrences() ? std::string(cacheDir) : defaultCacheDirectory(argv[0]);
+  options.runtimeInclude = FUSEC_RUNTIME_INCLUDE_DIR;
+  return fusec::bench::runBench(options, outs(), errs());
+}
