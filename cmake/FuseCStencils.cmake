@@ -3,11 +3,13 @@
 #                    [DEFINES name=value...] [IMPORT_DIRS <dir>...])
 #
 # Compiles each .stn file with fusec into a source (.cu or .cpp), a C header
-# and a Fortran module, and builds a static library <name> from them. The
-# sources are generated again when a .stn file (or a .stn file next to it,
-# which it may import), the configuration or fusec itself changes. The
-# headers' directory is a public include directory of the library; the
-# Fortran module is compiled into it when the project enables Fortran.
+# and a Fortran module (.F90, preprocessed), and builds a static library <name>
+# from them. The sources are generated again when a .stn file (or a .stn file
+# next to it or in IMPORT_DIRS, which it may import), the configuration or
+# fusec itself changes. The headers' directory is a public include directory
+# of the library; the Fortran module is compiled into it, its .mod file next to
+# the headers, when the project enables Fortran. The CUDA backend needs the
+# CUDA language enabled; the C++ backend links OpenMP. See docs/integration.md.
 function(fusec_add_stencils)
   cmake_parse_arguments(ARG "" "TARGET;PIPELINE;BACKEND;CONFIG"
                         "SOURCES;DEFINES;IMPORT_DIRS" ${ARGN})
@@ -23,10 +25,18 @@ function(fusec_add_stencils)
   if(NOT ARG_BACKEND)
     set(ARG_BACKEND cuda)
   endif()
+  get_property(languages GLOBAL PROPERTY ENABLED_LANGUAGES)
   if(ARG_BACKEND STREQUAL "cuda")
     set(extension cu)
+    if(NOT "CUDA" IN_LIST languages)
+      message(FATAL_ERROR "fusec_add_stencils: BACKEND cuda needs the CUDA language "
+                          "(project(... CUDA) or enable_language(CUDA))")
+    endif()
   elseif(ARG_BACKEND STREQUAL "cpp")
     set(extension cpp)
+    if(NOT "CXX" IN_LIST languages)
+      message(FATAL_ERROR "fusec_add_stencils: BACKEND cpp needs the CXX language")
+    endif()
   else()
     message(FATAL_ERROR "fusec_add_stencils: BACKEND must be cuda or cpp, not '${ARG_BACKEND}'")
   endif()
@@ -59,26 +69,25 @@ function(fusec_add_stencils)
     file(GLOB siblings CONFIGURE_DEPENDS "${sourcedir}/*.stn")
     set(code "${outdir}/${stem}.${extension}")
     set(header "${outdir}/${stem}.h")
-    set(fortran "${outdir}/${stem}.f90")
+    set(fortran "${outdir}/${stem}.F90")
     add_custom_command(
       OUTPUT "${code}" "${header}" "${fortran}"
       COMMAND "${FuseC_EXECUTABLE}" "${source}" ${options} -o "${code}"
       COMMAND "${FuseC_EXECUTABLE}" "${source}" ${options} -o "${header}"
       COMMAND "${FuseC_EXECUTABLE}" "${source}" ${options} -o "${fortran}"
       DEPENDS "${source}" ${siblings} ${depends}
-      COMMENT "fusec: ${stem}.stn -> ${stem}.${extension} (${ARG_PIPELINE})"
+      COMMENT "fusec: ${stem}.stn -> ${stem}.${extension}, ${stem}.h, ${stem}.F90 (${ARG_PIPELINE})"
       VERBATIM)
     list(APPEND generated "${code}" "${header}")
     list(APPEND fortran_sources "${fortran}")
   endforeach()
 
-  get_property(languages GLOBAL PROPERTY ENABLED_LANGUAGES)
   if("Fortran" IN_LIST languages)
     list(APPEND generated ${fortran_sources})
   endif()
   add_library(${ARG_TARGET} STATIC ${generated})
   target_include_directories(${ARG_TARGET} PUBLIC "${outdir}")
-  target_link_libraries(${ARG_TARGET} PUBLIC FuseC::runtime)
+  target_link_libraries(${ARG_TARGET} PUBLIC FuseC::headers)
   set_target_properties(${ARG_TARGET} PROPERTIES
     Fortran_MODULE_DIRECTORY "${outdir}"
     POSITION_INDEPENDENT_CODE ON)
@@ -87,6 +96,6 @@ function(fusec_add_stencils)
     find_package(OpenMP REQUIRED COMPONENTS CXX)
     target_link_libraries(${ARG_TARGET} PUBLIC OpenMP::OpenMP_CXX)
   else()
-    set_target_properties(${ARG_TARGET} PROPERTIES CUDA_SEPARABLE_COMPILATION OFF)
+    target_compile_features(${ARG_TARGET} PRIVATE cuda_std_17)
   endif()
 endfunction()

@@ -47,17 +47,21 @@ namespace {
 /// parameter, so every parameter is reserved before globals are made up.
 class FileNames {
 public:
-  explicit FileNames(ArrayRef<ProgramInterface> interfaces) {
+  explicit FileNames(const ModuleInterface &module) {
     all.reserveCLibraryFunctions();
-    for (const ProgramInterface &interface : interfaces) {
-      for (const std::string *function : {&interface.setup, &interface.run, &interface.free,
-                                          &interface.errorMessage, &interface.setExchangeCallback})
+    for (const ProgramInterface &interface : module.programs) {
+      for (const std::string *function : interface.functions())
         record(*function);
-      for (const RunParameter &parameter : interface.parameters)
+      for (const RunParameter &parameter : interface.parameters) {
         all.reserve(parameter.name);
+        all.reserve(parameter.before);
+      }
     }
+    record(module.enableTimers);
+    record(module.writeMetrics);
     for (StringRef local :
-         {"mesh", "nlev", "stream", "status", "callback", "user_data", "rc", "exchanged"})
+         {"mesh", "nlev", "layout", "stream", "status", "callback", "user_data", "rc", "exchanged",
+          "timed", "verifier", "tolerances", "enabled", "path", "metrics"})
       all.reserve(local);
     for (StringRef constant : {"kThreadsPerBlock", "kHorizontalBlock"})
       record(constant);
@@ -104,6 +108,12 @@ struct BufferMember {
 struct ProgramPlan {
   const ProgramInterface *interface = nullptr;
   std::string stateType, state;
+  /// The static function holding the program body, called by P_run and
+  /// P_run_and_verify.
+  std::string execute;
+  /// By parameter index: the state member P_run_and_verify computes that
+  /// output into.
+  llvm::DenseMap<unsigned, std::string> references;
   /// Tables loaded at setup, in load order; by connectivity name, the member
   /// kernels read and the member stn.image reads.
   std::vector<TableMember> tables;
@@ -278,8 +288,8 @@ private:
 
 class CFamilyEmitter {
 public:
-  CFamilyEmitter(const CFamilyTarget &target, ArrayRef<ProgramInterface> interfaces)
-      : target(target), interfaces(interfaces), names(interfaces) {}
+  CFamilyEmitter(const CFamilyTarget &target, const ModuleInterface &module)
+      : target(target), module(module), interfaces(module.programs), names(module) {}
 
   LogicalResult emit(raw_ostream &os) {
     // Globals first, so that every function scope knows all of them.
@@ -306,6 +316,7 @@ public:
     for (ProgramPlan &plan : plans)
       if (failed(emitProgram(plan, os)))
         return failure();
+    emitTimerFunctions(plans, os);
     return success();
   }
 
@@ -314,9 +325,11 @@ private:
     plan.interface = &interface;
     plan.stateType = names.global(interface.name + "_program_state");
     plan.state = names.global(interface.name + "_state");
+    plan.execute = names.global("execute_" + interface.name);
     for (KernelOp kernel : kernelsOf(interface.program)) {
       auto kernelPlan = std::make_unique<KernelPlan>();
       kernelPlan->op = kernel;
+      kernelPlan->index = plan.kernels.size();
       kernelPlan->function = names.global(kernel.getName());
       kernelPlan->launcher = names.global("launch_" + kernelPlan->function);
       plan.kernelOf[kernel] = kernelPlan.get();
@@ -326,7 +339,7 @@ private:
 
   void planState(ProgramPlan &plan) {
     NameTable members;
-    for (StringRef fixed : {"ready", "stream", "extents", "exchange"})
+    for (StringRef fixed : {"ready", "stream", "extents", "exchange", "verification", "timers"})
       members.reserve(fixed);
     ProgramOp program = plan.interface->program;
     for (ConnectivityOp conn : kernelTablesOf(program)) {
@@ -349,6 +362,9 @@ private:
       plan.buffers.push_back({alloc, name, target.bufferType(element)});
       plan.bufferOf[alloc] = name;
     }
+    for (auto [index, parameter] : llvm::enumerate(plan.interface->parameters))
+      if (parameter.isOutput())
+        plan.references[index] = members.unique(parameter.name + "_reference");
   }
 
   /// A readable name for a program value passed to a kernel.
@@ -371,6 +387,7 @@ private:
     KernelScope &scope = plan.scope;
     scope.names = names.functionScope();
     NameTable &local = scope.names;
+    local.reserve("timed"); // the launcher's timer
     if (Value point = kernel.getPoint()) {
       plan.point = local.unique("h");
       scope.values[point] = plan.point;
@@ -432,15 +449,98 @@ private:
       os << "\n";
       emitLauncher(*kernel, plan, os);
     }
-    emitInterface(plan, os);
-    RunBodyEmitter run(plan, names.runScope());
-    os << "extern \"C\" " << runPrototype(interface) << " {\nif (!" << plan.state
-       << ".ready)\nreturn FUSEC_ERROR_NOT_SET_UP;\n";
-    ProgramOp program = interface.program;
-    if (failed(run.emitBlock(program.getBody().front(), os)))
+    if (failed(emitExecute(plan, os)))
       return failure();
-    os << "return FUSEC_SUCCESS;\n}\n";
+    emitInterface(plan, os);
+    emitRun(plan, os);
+    emitRunAndVerify(plan, os);
     return success();
+  }
+
+  /// The program body, run on the host: P_run's work without its checks.
+  LogicalResult emitExecute(const ProgramPlan &plan, raw_ostream &os) {
+    ProgramOp program = plan.interface->program;
+    std::vector<std::string> parameters;
+    for (auto [index, parameter] : llvm::enumerate(plan.interface->parameters)) {
+      std::string declaration = cDeclaration(parameter);
+      // A parameter the body never reads keeps its name in a comment (-Wunused-parameter).
+      if (!isUsed(program.getArgument(index)))
+        declaration = declaration.substr(0, declaration.size() - parameter.name.size()) + "/*" +
+                      parameter.name + "*/";
+      parameters.push_back(declaration);
+    }
+    os << "static int " << plan.execute << "("
+       << (parameters.empty() ? "void" : llvm::join(parameters, ", ")) << ") {\n";
+    RunBodyEmitter body(plan, names.runScope());
+    if (failed(body.emitBlock(program.getBody().front(), os)))
+      return failure();
+    os << "return FUSEC_SUCCESS;\n}\n\n";
+    return success();
+  }
+
+  /// `P_execute(arguments)`, outputs replaced by `outputs` where it has them.
+  static std::string executeCall(const ProgramPlan &plan,
+                                 const llvm::DenseMap<unsigned, std::string> &outputs) {
+    std::vector<std::string> arguments;
+    for (auto [index, parameter] : llvm::enumerate(plan.interface->parameters)) {
+      auto output = outputs.find(index);
+      arguments.push_back(output != outputs.end() ? output->second : parameter.name);
+    }
+    return plan.execute + "(" + llvm::join(arguments, ", ") + ")";
+  }
+
+  void emitRun(const ProgramPlan &plan, raw_ostream &os) {
+    os << "extern \"C\" " << runPrototype(*plan.interface) << " {\nif (!" << plan.state
+       << ".ready)\nreturn FUSEC_ERROR_NOT_SET_UP;\nfusec::TimedRun<" << plan.kernels.size()
+       << "> timed(" << plan.state << ".timers, " << plan.state << ".stream);\nreturn "
+       << executeCall(plan, llvm::DenseMap<unsigned, std::string>()) << ";\n}\n\n";
+  }
+
+  /// Runs the program from the `_before` copies into the state's reference
+  /// arrays and compares those with the caller's results.
+  void emitRunAndVerify(const ProgramPlan &plan, raw_ostream &os) {
+    const ProgramInterface &interface = *plan.interface;
+    std::string state = plan.state;
+    os << "extern \"C\" " << runAndVerifyPrototype(interface) << " {\nif (!" << state
+       << ".ready)\nreturn FUSEC_ERROR_NOT_SET_UP;\n";
+    llvm::DenseMap<unsigned, std::string> references;
+    std::vector<std::string> checks;
+    for (auto [index, parameter] : llvm::enumerate(interface.parameters)) {
+      if (!parameter.isOutput())
+        continue;
+      std::string member = state + "." + plan.references.lookup(index);
+      FieldShape shape = FieldShape::of(parameter.type);
+      std::string where = optionalLocationEnumerator(shape.location) + ", " +
+                          levelsEnumerator(shape.vertical) + ", " +
+                          std::to_string(shape.sparseSize);
+      os << "if (int rc = " << member << ".assign(" << parameter.before << ", " << state
+         << ".extents.elements(" << where << "), " << state << ".stream))\nreturn rc;\n";
+      references[index] = member + ".data()";
+      checks.push_back("verifier.check(" + cStringLiteral(parameter.sourceName) + ", " +
+                       parameter.name + ", " + member + ".data(), " + where + ");\n");
+    }
+    os << "if (int rc = " << executeCall(plan, references) << ")\nreturn rc;\n"
+       << "fusec::Verifier verifier(" << cStringLiteral(interface.name) << ", " << state
+       << ".verification, " << state << ".extents, " << state << ".stream, tolerances);\n";
+    for (const std::string &check : checks)
+      os << check;
+    os << "return verifier.status();\n}\n\n";
+  }
+
+  /// The module's timer functions, over every program.
+  void emitTimerFunctions(ArrayRef<ProgramPlan> plans, raw_ostream &os) {
+    os << "\n// Timers of every program in this file.\n\nextern \"C\" "
+       << enableTimersPrototype(module) << " {\n";
+    if (plans.empty())
+      os << "(void)enabled;\n";
+    for (const ProgramPlan &plan : plans)
+      os << plan.state << ".timers.enabled = enabled != 0;\n";
+    os << "}\n\nextern \"C\" " << writeMetricsPrototype(module)
+       << " {\nfusec::MetricsWriter metrics("
+       << cStringLiteral("fusec-" + target.backendName().str()) << ");\n";
+    for (const ProgramPlan &plan : plans)
+      os << plan.state << ".timers.report(metrics);\n";
+    os << "return metrics.write(path);\n}\n";
   }
 
   void emitState(const ProgramPlan &plan, raw_ostream &os) {
@@ -449,11 +549,24 @@ private:
        << "bool ready = false;\n"
        << target.streamType() << " stream = nullptr;\n"
        << "fusec::Extents extents;\n"
-       << "fusec::ExchangeHandler exchange;\n";
+       << "fusec::ExchangeHandler exchange;\n"
+       << "fusec::VerificationHandler verification;\n";
+    std::vector<std::string> kernelNames;
+    for (const auto &kernel : plan.kernels)
+      kernelNames.push_back(cStringLiteral(kernel->function));
+    os << "fusec::ProgramTimers<" << plan.kernels.size() << "> timers{"
+       << cStringLiteral(plan.interface->name) << ", {{" << llvm::join(kernelNames, ", ")
+       << "}}};\n";
     for (const TableMember &table : plan.tables)
       os << table.type << " " << table.name << ";\n";
     for (const BufferMember &buffer : plan.buffers)
       os << buffer.type << " " << buffer.name << ";\n";
+    for (auto [index, parameter] : llvm::enumerate(plan.interface->parameters))
+      if (parameter.isOutput())
+        os << "// " << parameter.sourceName << " as computed by " << plan.interface->runAndVerify
+           << ".\n"
+           << target.bufferType(*cScalarType(getElementType(parameter.type))) << " "
+           << plan.references.lookup(index) << ";\n";
     os << "};\n} // namespace\n\nstatic " << plan.stateType << " " << plan.state << ";\n\n";
   }
 
@@ -476,7 +589,9 @@ private:
     }
     os << "static int " << plan.launcher << "(" << llvm::join(parameters, ", ") << ") {\n"
        << "if (" << llvm::join(empty, " || ") << ")\nreturn FUSEC_SUCCESS;\n"
-       << "if (" << llvm::join(outside, " || ") << ")\nreturn FUSEC_ERROR_DOMAIN;\n";
+       << "if (" << llvm::join(outside, " || ") << ")\nreturn FUSEC_ERROR_DOMAIN;\n"
+       << "fusec::TimedLaunch timed(" << program.state << ".timers, " << plan.index << ", "
+       << program.state << ".stream);\n";
     target.emitLaunch(plan, program.state, os);
     os << "}\n\n";
   }
@@ -491,16 +606,23 @@ private:
        << state << ".exchange.callback = callback;\n"
        << state << ".exchange.user_data = user_data;\n}\n\n";
 
+    os << "extern \"C\" " << setVerificationCallbackPrototype(interface) << " {\n"
+       << state << ".verification.callback = callback;\n"
+       << state << ".verification.user_data = user_data;\n}\n\n";
+
     os << "extern \"C\" " << freePrototype(interface) << " {\n" << state << ".ready = false;\n";
     for (const TableMember &table : plan.tables)
       os << state << "." << table.name << ".release();\n";
     for (const BufferMember &buffer : plan.buffers)
       os << state << "." << buffer.name << ".release();\n";
-    os << "}\n\n";
+    for (auto [index, parameter] : llvm::enumerate(interface.parameters))
+      if (parameter.isOutput())
+        os << state << "." << plan.references.lookup(index) << ".release();\n";
+    os << state << ".timers.release();\n}\n\n";
 
-    os << "extern \"C\" " << setupPrototype(interface) << " {\n"
+    os << "extern \"C\" " << setupWithLayoutPrototype(interface) << " {\n"
        << interface.free << "();\n"
-       << "int status = " << state << ".extents.init(mesh, nlev);\n";
+       << "int status = " << state << ".extents.init(mesh, nlev, layout);\n";
     for (const TableMember &table : plan.tables) {
       ConnectivityOp conn = table.conn;
       os << "if (status == FUSEC_SUCCESS)\nstatus = " << state << "." << table.name
@@ -519,9 +641,13 @@ private:
        << interface.free << "();\nreturn status;\n}\n"
        << state << ".stream = " << target.streamFromArgument("stream") << ";\n"
        << state << ".ready = true;\nreturn FUSEC_SUCCESS;\n}\n\n";
+
+    os << "extern \"C\" " << setupPrototype(interface) << " {\nreturn " << interface.setupWithLayout
+       << "(mesh, nlev, nullptr, stream);\n}\n\n";
   }
 
   const CFamilyTarget &target;
+  const ModuleInterface &module;
   ArrayRef<ProgramInterface> interfaces;
   FileNames names;
 };
@@ -531,12 +657,12 @@ private:
 LogicalResult emitCFamily(ModuleOp module, const CFamilyTarget &target, raw_ostream &os) {
   if (failed(verifyKernelForm(module)))
     return failure();
-  FailureOr<std::vector<ProgramInterface>> interfaces = describeInterfaces(module);
-  if (failed(interfaces))
+  FailureOr<ModuleInterface> interface = describeModule(module);
+  if (failed(interface))
     return failure();
   std::string text;
   llvm::raw_string_ostream textOs(text);
-  CFamilyEmitter emitter(target, *interfaces);
+  CFamilyEmitter emitter(target, *interface);
   if (failed(emitter.emit(textOs)))
     return failure();
   FailureOr<std::string> formatted = formatCppSource(module.getLoc(), text);

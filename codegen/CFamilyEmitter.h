@@ -2,10 +2,11 @@
 //
 // The CUDA and C++ backends emit the same translation unit: per program a
 // state (extents, neighbour tables, program-local buffers, exchange
-// callback), one kernel function and one launcher per stn.kernel, and the
-// extern "C" functions of CInterface.h, whose P_run executes the program body
-// on the host. A CFamilyTarget supplies what differs: the loop nest around a
-// kernel body, how it is launched, and where tables and buffers live.
+// callback, verification and timers), one kernel function and one launcher
+// per stn.kernel, the program body as a static function executed on the host,
+// and the extern "C" functions of CInterface.h around it. A CFamilyTarget
+// supplies what differs: the loop nest around a kernel body, how it is
+// launched, and where tables and buffers live.
 //
 //===----------------------------------------------------------------------===//
 
@@ -39,6 +40,7 @@ struct KernelPlan {
   stn::KernelOp op;
   std::string function; ///< the kernel function
   std::string launcher; ///< the host function that checks the domain and launches
+  size_t index = 0;     ///< position among the program's kernels (its timer)
   KernelUses uses;
   KernelScope scope;
   /// Parameter names of the domain bounds (empty when absent) and the name of
@@ -69,6 +71,8 @@ public:
 
   /// "CUDA kernels" / "C++17 with OpenMP", for the file's first comment.
   virtual llvm::StringRef description() const = 0;
+  /// "cuda" / "cpp": the backend in the timers' metadata.
+  virtual llvm::StringRef backendName() const = 0;
   /// Includes and file-wide constants; `hasKernels` says whether any exist.
   virtual void emitPrelude(bool hasKernels, llvm::raw_ostream &os) const = 0;
   /// Type of the state member holding a program-local buffer.

@@ -25,6 +25,17 @@ static RunParameter describeParameter(ProgramOp program, unsigned index, NameTab
   return parameter;
 }
 
+std::vector<const std::string *> ProgramInterface::functions() const {
+  return {&setup,
+          &setupWithLayout,
+          &run,
+          &runAndVerify,
+          &free,
+          &errorMessage,
+          &setExchangeCallback,
+          &setVerificationCallback};
+}
+
 FailureOr<std::vector<ProgramInterface>> describeInterfaces(ModuleOp module) {
   std::vector<ProgramInterface> interfaces;
   llvm::StringMap<std::string> owners; // C function name -> program that defines it
@@ -36,37 +47,74 @@ FailureOr<std::vector<ProgramInterface>> describeInterfaces(ModuleOp module) {
       return program.emitError() << "program name '" << interface.name
                                  << "' is not a C identifier, so it cannot name C functions";
     interface.setup = interface.name + "_setup";
+    interface.setupWithLayout = interface.name + "_setup_with_layout";
     interface.run = interface.name + "_run";
+    interface.runAndVerify = interface.name + "_run_and_verify";
     interface.free = interface.name + "_free";
     interface.errorMessage = interface.name + "_error_message";
     interface.setExchangeCallback = interface.name + "_set_exchange_callback";
-    for (const std::string *function : {&interface.setup, &interface.run, &interface.free,
-                                        &interface.errorMessage, &interface.setExchangeCallback}) {
+    interface.setVerificationCallback = interface.name + "_set_verification_callback";
+    for (const std::string *function : interface.functions()) {
       auto [it, inserted] = owners.try_emplace(*function, interface.name);
       if (!inserted)
         return program.emitError() << "programs '" << it->second << "' and '" << interface.name
                                    << "' would both define the C function '" << *function << "'";
     }
     NameTable names;
-    // P_run declares these inside blocks where parameters are used.
-    for (StringRef local : {"rc", "exchanged"})
+    // P_run and P_run_and_verify declare these where parameters are visible.
+    for (StringRef local : {"rc", "exchanged", "timed", "verifier", "tolerances"})
       names.reserve(local);
     for (unsigned i = 0, e = program.getNumArguments(); i < e; ++i)
       interface.parameters.push_back(describeParameter(program, i, names));
+    // After every parameter, so that a copy never takes a parameter's name.
+    for (RunParameter &parameter : interface.parameters)
+      if (parameter.isOutput())
+        parameter.before = names.unique(parameter.name + "_before");
     interfaces.push_back(std::move(interface));
   }
   return interfaces;
 }
 
-std::string cDeclaration(const RunParameter &parameter) {
+/// The module's name as part of an identifier: letters, digits and '_'.
+static std::string identifierPart(StringRef name) {
+  std::string part;
+  for (char c : name)
+    part.push_back(llvm::isAlnum(c) ? c : '_');
+  return part;
+}
+
+FailureOr<ModuleInterface> describeModule(ModuleOp module) {
+  FailureOr<std::vector<ProgramInterface>> programs = describeInterfaces(module);
+  if (failed(programs))
+    return failure();
+  ModuleInterface interface;
+  interface.name = identifierPart(module.getSymName() ? *module.getSymName() : "programs");
+  interface.enableTimers = "fusec_" + interface.name + "_enable_timers";
+  interface.writeMetrics = "fusec_" + interface.name + "_write_metrics";
+  for (ProgramInterface &program : *programs)
+    for (const std::string *function : program.functions())
+      if (*function == interface.enableTimers || *function == interface.writeMetrics)
+        return program.program.emitError()
+               << "program '" << program.name << "' would define the C function '" << *function
+               << "', which module '" << interface.name << "' defines for its timers";
+  interface.programs = std::move(*programs);
+  return interface;
+}
+
+std::string cDeclaration(const RunParameter &parameter, bool asConst) {
   if (!parameter.isField)
     return *cScalarType(parameter.type) + " " + parameter.name;
   std::string element = *cScalarType(getElementType(parameter.type));
-  return (parameter.isConst ? "const " : "") + element + " *" + parameter.name;
+  return (parameter.isConst || asConst ? "const " : "") + element + " *" + parameter.name;
 }
 
 std::string setupPrototype(const ProgramInterface &interface) {
   return "int " + interface.setup + "(const fusec_mesh *mesh, int32_t nlev, void *stream)";
+}
+
+std::string setupWithLayoutPrototype(const ProgramInterface &interface) {
+  return "int " + interface.setupWithLayout +
+         "(const fusec_mesh *mesh, int32_t nlev, const fusec_layout *layout, void *stream)";
 }
 
 std::string runPrototype(const ProgramInterface &interface) {
@@ -75,6 +123,18 @@ std::string runPrototype(const ProgramInterface &interface) {
     declarations.push_back(cDeclaration(parameter));
   std::string list = declarations.empty() ? "void" : llvm::join(declarations, ", ");
   return "int " + interface.run + "(" + list + ")";
+}
+
+std::string runAndVerifyPrototype(const ProgramInterface &interface) {
+  std::vector<std::string> declarations;
+  for (const RunParameter &parameter : interface.parameters)
+    declarations.push_back(cDeclaration(parameter, /*asConst=*/true));
+  for (const RunParameter &parameter : interface.parameters)
+    if (parameter.isOutput())
+      declarations.push_back("const " + *cScalarType(getElementType(parameter.type)) + " *" +
+                             parameter.before);
+  declarations.push_back("const fusec_tolerances *tolerances");
+  return "int " + interface.runAndVerify + "(" + llvm::join(declarations, ", ") + ")";
 }
 
 std::string freePrototype(const ProgramInterface &interface) {
@@ -88,6 +148,19 @@ std::string errorMessagePrototype(const ProgramInterface &interface) {
 std::string setExchangeCallbackPrototype(const ProgramInterface &interface) {
   return "void " + interface.setExchangeCallback +
          "(fusec_exchange_callback callback, void *user_data)";
+}
+
+std::string setVerificationCallbackPrototype(const ProgramInterface &interface) {
+  return "void " + interface.setVerificationCallback +
+         "(fusec_verification_callback callback, void *user_data)";
+}
+
+std::string enableTimersPrototype(const ModuleInterface &module) {
+  return "void " + module.enableTimers + "(int enabled)";
+}
+
+std::string writeMetricsPrototype(const ModuleInterface &module) {
+  return "int " + module.writeMetrics + "(const char *path)";
 }
 
 /// "Edge x K x f64" for !stn.field<Edge x K x f64>.

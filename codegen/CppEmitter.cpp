@@ -21,6 +21,7 @@ namespace {
 class CppTarget : public codegen::CFamilyTarget {
 public:
   StringRef description() const override { return "C++17 with OpenMP"; }
+  StringRef backendName() const override { return "cpp"; }
 
   void emitPrelude(bool hasKernels, raw_ostream &os) const override {
     os << "#include \"fusec/kernel_support.h\"\n\n"

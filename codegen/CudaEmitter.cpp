@@ -20,6 +20,7 @@ namespace {
 class CudaTarget : public codegen::CFamilyTarget {
 public:
   StringRef description() const override { return "CUDA kernels"; }
+  StringRef backendName() const override { return "cuda"; }
 
   void emitPrelude(bool hasKernels, raw_ostream &os) const override {
     os << "#include \"fusec/kernel_support.h\"\n\n"

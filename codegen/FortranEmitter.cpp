@@ -1,11 +1,15 @@
-//===- FortranEmitter.cpp - bind(c) interfaces for Fortran callers --------===//
+//===- FortranEmitter.cpp - bind(c) interfaces and wrappers for Fortran ---===//
 //
-// A module `fusec_<module name>` with one interface per C function, so ICON
-// calls P_run directly. Fields are assumed-size arrays: under OpenACC's
-// `host_data use_device(...)` the device addresses reach the CUDA backend
-// with no conversion. Fortran names are case-insensitive and at most 63
-// characters; where a C name does not fit, the Fortran name is shortened and
-// `bind(c, name=...)` keeps the C name.
+// A module `fusec_<module name>` for ICON: one bind(c) interface per C
+// function, and per program a wrapper `wrap_run_<program>` in the style ICON
+// knows from its DSL bindings: fields as assumed-shape arrays (first extent
+// nproma), scalars as ordinary arguments, and optional `<out>_before` copies
+// and tolerances that make it call P_run_and_verify instead of P_run when the
+// module is compiled with -D__DSL_VERIFY (the file is preprocessed: `.F90`).
+// Under OpenACC the wrapper passes device addresses (`host_data use_device`).
+// Fortran names are case-insensitive and at most 63 characters; where a C
+// name does not fit, the Fortran name is shortened and `bind(c, name=...)`
+// keeps the C name.
 //
 //===----------------------------------------------------------------------===//
 
@@ -48,17 +52,30 @@ std::string typeSpec(Type type) {
   return "integer(" + kind + ")";
 }
 
+/// `(:, :)` for a field with a location and levels: one dimension per
+/// location, neighbour slot and level, in that order (first extent nproma).
+std::string assumedShape(Type fieldType) {
+  stn::FieldShape shape = stn::FieldShape::of(fieldType);
+  int rank = (shape.location ? 1 : 0) + (shape.sparseSize > 0 ? 1 : 0) +
+             (shape.vertical != stn::VerticalKind::None ? 1 : 0);
+  std::vector<std::string> colons(rank, ":");
+  return "(" + llvm::join(colons, ", ") + ")";
+}
+
 /// Writes the clauses of one statement at `indent`, separated by spaces and
 /// continued with '&' between clauses so that lines stay within kLineLimit
 /// (free form allows 132). A clause longer than a line can only be a
 /// bind(c, name="...") with a long C name: it continues inside the string.
-void writeWrapped(ArrayRef<std::string> clauses, unsigned indent, raw_ostream &os) {
-  std::string line(indent, ' ');
+/// Directive lines (`sentinel` "!$acc ") repeat the sentinel on continuations.
+void writeWrapped(ArrayRef<std::string> clauses, unsigned indent, raw_ostream &os,
+                  StringRef sentinel = "") {
+  std::string start = std::string(indent, ' ') + sentinel.str();
+  std::string line = start;
   bool lineHasClause = false;
   for (const std::string &clause : clauses) {
     if (lineHasClause && line.size() + 1 + clause.size() + 2 > kLineLimit) {
       os << line << " &\n";
-      line = std::string(indent + 4, ' ');
+      line = start + std::string(4, ' ');
       lineHasClause = false;
     }
     if (lineHasClause)
@@ -76,11 +93,17 @@ void writeWrapped(ArrayRef<std::string> clauses, unsigned indent, raw_ostream &o
   os << line << "\n";
 }
 
-/// `head` followed by `items` as one comma-separated list, breakable after each comma.
-std::vector<std::string> listClauses(StringRef head, ArrayRef<std::string> items) {
-  std::vector<std::string> clauses{head.str()};
+/// `head` glued to the first of `items`, each but the last followed by
+/// `separator` and the last by `tail`: one clause per item, so that lines
+/// break between items.
+std::vector<std::string> listClauses(StringRef head, ArrayRef<std::string> items,
+                                     StringRef tail = "", StringRef separator = ",") {
+  if (items.empty())
+    return {head.str() + tail.str()};
+  std::vector<std::string> clauses;
   for (auto [index, item] : llvm::enumerate(items))
-    clauses.push_back(item + (index + 1 == items.size() ? "" : ","));
+    clauses.push_back((index == 0 ? head.str() : "") + item +
+                      (index + 1 == items.size() ? tail.str() : separator.str()));
   return clauses;
 }
 
@@ -109,83 +132,204 @@ void writeProcedure(const Procedure &procedure, raw_ostream &os) {
   head.push_back("bind(c, name=\"" + procedure.cName + "\")");
   writeWrapped(head, 4, os);
   if (!procedure.kinds.empty())
-    writeWrapped(listClauses("import ::", std::vector<std::string>(procedure.kinds.begin(),
-                                                                   procedure.kinds.end())),
+    writeWrapped(listClauses("import :: ", std::vector<std::string>(procedure.kinds.begin(),
+                                                                    procedure.kinds.end())),
                  6, os);
   for (const std::string &declaration : procedure.declarations)
     writeWrapped({declaration}, 6, os);
   os << "    end " << keyword << " " << procedure.fortranName << "\n";
 }
 
+/// The Fortran names of one program's run arguments and of what its wrapper adds.
+struct WrapperDummies {
+  std::vector<std::string> run;        ///< by parameter
+  std::vector<std::string> before;     ///< by parameter; empty unless an output
+  std::vector<std::string> rtol, atol; ///< by parameter; empty unless an output
+};
+
 class FortranModuleEmitter {
 public:
-  FortranModuleEmitter(StringRef moduleHint, ArrayRef<codegen::ProgramInterface> interfaces)
-      : moduleNames(NameTable::Language::Fortran) {
-    moduleName = moduleNames.unique(moduleHint);
-    for (const codegen::ProgramInterface &interface : interfaces)
-      build(interface);
+  explicit FortranModuleEmitter(const codegen::ModuleInterface &module)
+      : module(module), moduleNames(NameTable::Language::Fortran) {
+    moduleName = moduleNames.unique("fusec_" + module.name);
+    // The wrappers' helpers, private to the module.
+    finishCall = moduleNames.unique("finish_call");
+    cStrlen = moduleNames.unique("c_strlen");
+    verifyResults = moduleNames.unique("verify_results");
+    for (const codegen::ProgramInterface &program : module.programs)
+      build(program);
+    buildTimerFunctions();
   }
 
   void write(raw_ostream &os) {
-    std::set<std::string> kinds;
+    std::set<std::string> kinds{"c_char", "c_int", "c_ptr", "c_size_t", "c_f_pointer"};
     std::vector<std::string> publicNames;
-    for (const auto &[comment, procedures] : programs)
-      for (const Procedure &procedure : procedures) {
+    for (const ProgramProcedures &program : programs) {
+      for (const Procedure &procedure : program.procedures) {
         kinds.insert(procedure.kinds.begin(), procedure.kinds.end());
         publicNames.push_back(procedure.fortranName);
       }
-    os << "! Generated by fusec: bind(c) interfaces to the C functions of the programs below.\n"
-          "! Do not edit. Fields are assumed-size arrays (device arrays for the CUDA backend,\n"
-          "! e.g. under !$acc host_data use_device); functions return 0 (FUSEC_SUCCESS) or a\n"
-          "! fusec_status code, which <program>_error_message describes. See docs/codegen.md.\n"
-       << "module " << moduleName << "\n";
-    if (!kinds.empty())
-      writeWrapped(listClauses("use, intrinsic :: iso_c_binding, only:",
-                               std::vector<std::string>(kinds.begin(), kinds.end())),
-                   2, os);
-    os << "  implicit none\n  private\n";
-    if (!publicNames.empty())
-      writeWrapped(listClauses("public ::", publicNames), 2, os);
-    if (!programs.empty()) {
-      os << "\n  interface\n";
-      for (const auto &[comment, procedures] : programs) {
-        os << "\n";
-        for (const std::string &line : comment)
-          os << "    ! " << line << "\n";
-        for (const Procedure &procedure : procedures)
-          writeProcedure(procedure, os);
-      }
-      os << "\n  end interface\n";
+      publicNames.push_back(program.wrapper);
     }
+    for (const Procedure &procedure : timerFunctions) {
+      kinds.insert(procedure.kinds.begin(), procedure.kinds.end());
+      publicNames.push_back(procedure.fortranName);
+    }
+    os << "! Generated by fusec: bind(c) interfaces to the C functions of the programs below\n"
+          "! and ICON-style wrap_run_<program> wrappers. Do not edit. Fields are device arrays\n"
+          "! for the CUDA backend (the wrappers pass device addresses under OpenACC), host\n"
+          "! arrays for the C++ one; functions return 0 (FUSEC_SUCCESS) or a fusec_status code,\n"
+          "! which <program>_error_message describes. Preprocess this file (.F90); with\n"
+          "! -D__DSL_VERIFY, wrappers given <out>_before copies verify instead of running.\n"
+          "! See docs/integration.md.\n"
+       << "module " << moduleName << "\n";
+    writeWrapped(listClauses("use, intrinsic :: iso_c_binding, only: ",
+                             std::vector<std::string>(kinds.begin(), kinds.end())),
+                 2, os);
+    os << "  use, intrinsic :: iso_fortran_env, only: error_unit\n"
+       << "  implicit none\n  private\n";
+    writeWrapped(listClauses("public :: ", publicNames), 2, os);
+    os << "\n  ! Whether wrap_run_* verify when given the <out>_before copies.\n"
+       << "#ifdef __DSL_VERIFY\n  logical, parameter :: " << verifyResults << " = .true.\n"
+       << "#else\n  logical, parameter :: " << verifyResults << " = .false.\n#endif\n"
+       << "\n  interface\n";
+    for (const ProgramProcedures &program : programs) {
+      os << "\n";
+      for (const std::string &line : program.comment)
+        os << "    ! " << line << "\n";
+      for (const Procedure &procedure : program.procedures)
+        writeProcedure(procedure, os);
+    }
+    os << "\n    ! Timers of every program above.\n";
+    for (const Procedure &procedure : timerFunctions)
+      writeProcedure(procedure, os);
+    os << "\n    function " << cStrlen << "(text) result(length) bind(c, name=\"strlen\")\n"
+       << "      import :: c_ptr, c_size_t\n      type(c_ptr), value :: text\n"
+       << "      integer(c_size_t) :: length\n    end function " << cStrlen << "\n"
+       << "\n  end interface\n\ncontains\n";
+    for (const ProgramProcedures &program : programs)
+      writeWrapper(program, os);
+    writeFinishCall(os);
     os << "end module " << moduleName << "\n";
   }
 
 private:
-  /// The procedure for the C function `cName` of `program`. A Fortran name
-  /// has at most 63 characters: a longer one keeps its suffix (`_run`, ...)
-  /// and loses the end of the program's name.
+  struct ProgramProcedures {
+    const codegen::ProgramInterface *interface;
+    std::vector<std::string> comment;
+    std::vector<Procedure> procedures;
+    std::string wrapper;
+    WrapperDummies dummies;
+    /// Fortran names of P_run, P_run_and_verify and P_error_message.
+    std::string run, runAndVerify, errorMessage;
+  };
+
+  /// A module-level name `prefix + program + suffix`, at most 63 characters:
+  /// a longer one keeps its prefix (`wrap_run_`) and suffix (`_run`, ...) and
+  /// loses the end of the program's name.
+  std::string fitName(const codegen::ProgramInterface &interface, const std::string &prefix,
+                      const std::string &suffix) {
+    std::string name = prefix + interface.name + suffix;
+    if (name.size() > NameTable::kFortranMaxLength)
+      name =
+          prefix +
+          interface.name.substr(0, NameTable::kFortranMaxLength - prefix.size() - suffix.size()) +
+          suffix;
+    return moduleNames.unique(name);
+  }
+
   Procedure start(const codegen::ProgramInterface &interface, const std::string &cName,
                   bool isFunction) {
     Procedure procedure;
     procedure.cName = cName;
-    std::string fitted = cName;
-    if (fitted.size() > NameTable::kFortranMaxLength) {
-      std::string suffix = cName.substr(interface.name.size());
-      fitted = interface.name.substr(0, NameTable::kFortranMaxLength - suffix.size()) + suffix;
-    }
-    procedure.fortranName = moduleNames.unique(fitted);
+    procedure.fortranName = fitName(interface, "", cName.substr(interface.name.size()));
     procedure.isFunction = isFunction;
     return procedure;
   }
 
+  /// Dummy names that hide nothing the wrapper's body uses: its locals, the
+  /// intrinsics and module names it calls, and `called` (the program's procedures).
+  WrapperDummies nameDummies(const codegen::ProgramInterface &interface,
+                             ArrayRef<std::string> called) const {
+    WrapperDummies dummies;
+    NameTable names(NameTable::Language::Fortran);
+    for (StringRef used : {"rc", "tolerances", "present", "logical"})
+      names.reserve(used);
+    for (const std::string *helper : {&finishCall, &verifyResults})
+      names.reserve(*helper);
+    for (const std::string &procedure : called)
+      names.reserve(procedure);
+    for (const codegen::RunParameter &parameter : interface.parameters)
+      dummies.run.push_back(names.unique(parameter.name));
+    for (auto [index, parameter] : llvm::enumerate(interface.parameters)) {
+      bool output = parameter.isOutput();
+      const std::string &base = dummies.run[index];
+      dummies.before.push_back(output ? names.unique(base + "_before") : "");
+      dummies.rtol.push_back(output ? names.unique(base + "_rel_tol") : "");
+      dummies.atol.push_back(output ? names.unique(base + "_abs_tol") : "");
+    }
+    return dummies;
+  }
+
+  /// The bind(c) declaration of a field as assumed-size array.
+  static std::string fieldDeclaration(Type fieldType, StringRef intent, StringRef name) {
+    return typeSpec(stn::getElementType(fieldType)) + ", intent(" + intent.str() +
+           "), target :: " + name.str() + "(*)";
+  }
+
+  /// P_run's or P_run_and_verify's interface, named by start().
+  static void describeRun(Procedure &run, const codegen::ProgramInterface &interface,
+                          const WrapperDummies &dummies, bool verify) {
+    run.result = "status";
+    run.kinds = {"c_int"};
+    for (auto [index, parameter] : llvm::enumerate(interface.parameters)) {
+      const std::string &name = dummies.run[index];
+      run.dummies.push_back(name);
+      if (parameter.isField) {
+        Type element = stn::getElementType(parameter.type);
+        run.kinds.insert(kindOf(element));
+        run.declarations.push_back(
+            fieldDeclaration(parameter.type, parameter.isConst || verify ? "in" : "inout", name));
+      } else {
+        run.kinds.insert(kindOf(parameter.type));
+        run.declarations.push_back(typeSpec(parameter.type) + ", value :: " + name);
+      }
+    }
+    if (verify) {
+      for (auto [index, parameter] : llvm::enumerate(interface.parameters))
+        if (parameter.isOutput()) {
+          run.dummies.push_back(dummies.before[index]);
+          run.declarations.push_back(fieldDeclaration(parameter.type, "in", dummies.before[index]));
+        }
+      run.dummies.push_back("tolerances");
+      run.kinds.insert("c_double");
+      // fusec_tolerances {rtol, atol} per output.
+      run.declarations.push_back("real(c_double), intent(in) :: tolerances(2, *)");
+    }
+    run.declarations.push_back("integer(c_int) :: status");
+  }
+
   void build(const codegen::ProgramInterface &interface) {
-    std::vector<std::string> comment{interface.name + "("};
+    ProgramProcedures program;
+    program.interface = &interface;
+    program.comment.push_back(interface.name + "(");
     for (const std::string &line : codegen::describeParameters(interface))
-      comment.push_back("  " + line);
-    comment.push_back(")");
-    std::vector<Procedure> procedures;
+      program.comment.push_back("  " + line);
+    program.comment.push_back(")");
+    std::vector<Procedure> &procedures = program.procedures;
 
     Procedure setup = start(interface, interface.setup, true);
+    Procedure setupWithLayout = start(interface, interface.setupWithLayout, true);
+    Procedure run = start(interface, interface.run, true);
+    Procedure runAndVerify = start(interface, interface.runAndVerify, true);
+    Procedure free = start(interface, interface.free, false);
+    Procedure errorMessage = start(interface, interface.errorMessage, true);
+    program.run = run.fortranName;
+    program.runAndVerify = runAndVerify.fortranName;
+    program.errorMessage = errorMessage.fortranName;
+    program.dummies =
+        nameDummies(interface, {program.run, program.runAndVerify, program.errorMessage});
+
     setup.dummies = {"mesh", "nlev", "stream"};
     setup.result = "status";
     setup.declarations = {"type(c_ptr), value :: mesh", "integer(c_int32_t), value :: nlev",
@@ -193,51 +337,195 @@ private:
     setup.kinds = {"c_int", "c_int32_t", "c_ptr"};
     procedures.push_back(setup);
 
-    Procedure run = start(interface, interface.run, true);
-    NameTable dummies(NameTable::Language::Fortran);
-    dummies.reserve(run.fortranName);
-    run.result = "status";
-    run.kinds = {"c_int"};
-    for (auto [index, parameter] : llvm::enumerate(interface.parameters)) {
-      std::string name = dummies.unique(parameter.name);
-      run.dummies.push_back(name);
-      if (parameter.isField) {
-        Type element = stn::getElementType(parameter.type);
-        run.kinds.insert(kindOf(element));
-        run.declarations.push_back(typeSpec(element) + ", intent(" +
-                                   (parameter.isConst ? "in" : "inout") + "), target :: " + name +
-                                   "(*)");
-      } else {
-        run.kinds.insert(kindOf(parameter.type));
-        run.declarations.push_back(typeSpec(parameter.type) + ", value :: " + name);
-      }
-    }
-    run.declarations.push_back("integer(c_int) :: status");
-    procedures.push_back(run);
+    setupWithLayout.dummies = {"mesh", "nlev", "layout", "stream"};
+    setupWithLayout.result = "status";
+    // fusec_layout: the leading dimension of cell, edge and vertex fields.
+    setupWithLayout.declarations = {"type(c_ptr), value :: mesh",
+                                    "integer(c_int32_t), value :: nlev",
+                                    "integer(c_int64_t), intent(in) :: layout(3)",
+                                    "type(c_ptr), value :: stream", "integer(c_int) :: status"};
+    setupWithLayout.kinds = {"c_int", "c_int32_t", "c_int64_t", "c_ptr"};
+    procedures.push_back(setupWithLayout);
 
-    Procedure free = start(interface, interface.free, false);
+    describeRun(run, interface, program.dummies, /*verify=*/false);
+    procedures.push_back(run);
+    describeRun(runAndVerify, interface, program.dummies, /*verify=*/true);
+    procedures.push_back(runAndVerify);
     procedures.push_back(free);
 
-    Procedure errorMessage = start(interface, interface.errorMessage, true);
     errorMessage.dummies = {"status"};
     errorMessage.result = "message";
     errorMessage.declarations = {"integer(c_int), value :: status", "type(c_ptr) :: message"};
     errorMessage.kinds = {"c_int", "c_ptr"};
     procedures.push_back(errorMessage);
 
-    Procedure setCallback = start(interface, interface.setExchangeCallback, false);
-    setCallback.dummies = {"callback", "user_data"};
-    setCallback.declarations = {"type(c_funptr), value :: callback",
-                                "type(c_ptr), value :: user_data"};
-    setCallback.kinds = {"c_funptr", "c_ptr"};
-    procedures.push_back(setCallback);
-
-    programs.emplace_back(std::move(comment), std::move(procedures));
+    for (const std::string *cName :
+         {&interface.setExchangeCallback, &interface.setVerificationCallback}) {
+      Procedure setCallback = start(interface, *cName, false);
+      setCallback.dummies = {"callback", "user_data"};
+      setCallback.declarations = {"type(c_funptr), value :: callback",
+                                  "type(c_ptr), value :: user_data"};
+      setCallback.kinds = {"c_funptr", "c_ptr"};
+      procedures.push_back(setCallback);
+    }
+    program.wrapper = fitName(interface, "wrap_run_", "");
+    programs.push_back(std::move(program));
   }
 
+  void buildTimerFunctions() {
+    Procedure enable;
+    enable.cName = module.enableTimers;
+    enable.fortranName = moduleNames.unique(module.enableTimers);
+    enable.isFunction = false;
+    enable.dummies = {"enabled"};
+    enable.declarations = {"integer(c_int), value :: enabled"};
+    enable.kinds = {"c_int"};
+    timerFunctions.push_back(enable);
+
+    Procedure write;
+    write.cName = module.writeMetrics;
+    write.fortranName = moduleNames.unique(module.writeMetrics);
+    write.dummies = {"path"};
+    write.result = "status";
+    // A Fortran string ending in c_null_char.
+    write.declarations = {"character(kind=c_char), intent(in) :: path(*)",
+                          "integer(c_int) :: status"};
+    write.kinds = {"c_char", "c_int"};
+    timerFunctions.push_back(write);
+  }
+
+  /// `rc = f(arguments)` inside `!$acc host_data use_device(arrays)`.
+  static void writeDeviceCall(StringRef function, ArrayRef<std::string> arguments,
+                              ArrayRef<std::string> arrays, unsigned indent, raw_ostream &os) {
+    if (!arrays.empty())
+      writeWrapped(listClauses("host_data use_device(", arrays, ")"), indent, os, "!$acc ");
+    writeWrapped(listClauses("rc = " + function.str() + "(", arguments, ")"), indent, os);
+    if (!arrays.empty())
+      os << std::string(indent, ' ') << "!$acc end host_data\n";
+  }
+
+  void writeWrapper(const ProgramProcedures &program, raw_ostream &os) {
+    const codegen::ProgramInterface &interface = *program.interface;
+    const WrapperDummies &dummies = program.dummies;
+    std::vector<std::string> head, arguments, fields, befores, declarations;
+    std::vector<std::string> verifyArguments, verifyArrays;
+    std::vector<std::string> optionalDummies;
+    for (auto [index, parameter] : llvm::enumerate(interface.parameters)) {
+      const std::string &name = dummies.run[index];
+      head.push_back(name);
+      if (parameter.isField) {
+        Type element = stn::getElementType(parameter.type);
+        declarations.push_back(typeSpec(element) + ", intent(" +
+                               (parameter.isConst ? "in" : "inout") +
+                               "), target, contiguous :: " + name + assumedShape(parameter.type));
+        arguments.push_back(name);
+        fields.push_back(name);
+      } else if (parameter.type.isSignlessInteger(1)) {
+        // ICON's flags are default logicals.
+        declarations.push_back("logical, intent(in) :: " + name);
+        arguments.push_back("logical(" + name + ", c_bool)");
+      } else {
+        declarations.push_back(typeSpec(parameter.type) + ", intent(in) :: " + name);
+        arguments.push_back(name);
+      }
+    }
+    unsigned outputs = 0;
+    for (auto [index, parameter] : llvm::enumerate(interface.parameters)) {
+      if (!parameter.isOutput())
+        continue;
+      ++outputs;
+      Type element = stn::getElementType(parameter.type);
+      declarations.push_back(typeSpec(element) + ", intent(in), target, contiguous, optional :: " +
+                             dummies.before[index] + assumedShape(parameter.type));
+      befores.push_back(dummies.before[index]);
+      optionalDummies.push_back(dummies.before[index]);
+    }
+    for (auto [index, parameter] : llvm::enumerate(interface.parameters))
+      if (parameter.isOutput()) {
+        declarations.push_back("real(c_double), intent(in), optional :: " + dummies.rtol[index] +
+                               ", " + dummies.atol[index]);
+        optionalDummies.push_back(dummies.rtol[index]);
+        optionalDummies.push_back(dummies.atol[index]);
+      }
+    head.insert(head.end(), optionalDummies.begin(), optionalDummies.end());
+    head.push_back("status");
+    declarations.push_back("integer(c_int), intent(out), optional :: status");
+    declarations.push_back("integer(c_int) :: rc");
+
+    os << "\n  ! " << interface.name << ": runs it, or with -D__DSL_VERIFY and every "
+       << "<out>_before copy\n  ! present, runs it from the copies and compares the results "
+       << "with the arrays\n  ! passed in (tolerances: <out>_rel_tol, <out>_abs_tol). Without "
+       << "`status`, an\n  ! error stops the program.\n";
+    writeWrapped(listClauses("subroutine " + program.wrapper + "(", head, ")"), 2, os);
+    for (const std::string &declaration : declarations)
+      writeWrapped({declaration}, 4, os);
+    if (outputs > 0)
+      os << "    real(c_double) :: tolerances(2, " << outputs << ")\n";
+
+    if (outputs > 0) {
+      std::vector<std::string> present;
+      for (const std::string &before : befores)
+        present.push_back("present(" + before + ")");
+      writeWrapped(listClauses("if (" + verifyResults + " .and. ", present, ") then", " .and."), 4,
+                   os);
+      os << "      tolerances = -1.0_c_double ! the defaults of the element type\n";
+      unsigned column = 1;
+      for (auto [index, parameter] : llvm::enumerate(interface.parameters)) {
+        if (!parameter.isOutput())
+          continue;
+        os << "      if (present(" << dummies.rtol[index] << ")) tolerances(1, " << column
+           << ") = " << dummies.rtol[index] << "\n"
+           << "      if (present(" << dummies.atol[index] << ")) tolerances(2, " << column
+           << ") = " << dummies.atol[index] << "\n";
+        ++column;
+      }
+      verifyArguments = arguments;
+      verifyArguments.insert(verifyArguments.end(), befores.begin(), befores.end());
+      verifyArguments.push_back("tolerances");
+      verifyArrays = fields;
+      verifyArrays.insert(verifyArrays.end(), befores.begin(), befores.end());
+      writeDeviceCall(program.runAndVerify, verifyArguments, verifyArrays, 6, os);
+      if (befores.size() > 1) {
+        writeWrapped(
+            listClauses("else if (" + verifyResults + " .and. (", present, ")) then", " .or."), 4,
+            os);
+        os << "      rc = 2 ! FUSEC_ERROR_INVALID_ARGUMENT: some copies are missing\n";
+      }
+      os << "    else\n";
+      writeDeviceCall(program.run, arguments, fields, 6, os);
+      os << "    end if\n";
+    } else {
+      writeDeviceCall(program.run, arguments, fields, 4, os);
+    }
+    writeWrapped(
+        listClauses("call " + finishCall + "(",
+                    {"'" + interface.name + "'", "rc", program.errorMessage + "(rc)", "status"},
+                    ")"),
+        4, os);
+    os << "  end subroutine " << program.wrapper << "\n";
+  }
+
+  void writeFinishCall(raw_ostream &os) {
+    os << "\n  ! Hands `rc` to the caller's `status`, or stops with the program's message.\n"
+       << "  subroutine " << finishCall << "(program, rc, message, status)\n"
+       << "    character(*), intent(in) :: program\n"
+       << "    integer(c_int), intent(in) :: rc\n"
+       << "    type(c_ptr), intent(in) :: message\n"
+       << "    integer(c_int), intent(out), optional :: status\n"
+       << "    character(kind=c_char), pointer :: text(:)\n"
+       << "    if (present(status)) then\n      status = rc\n      return\n    end if\n"
+       << "    if (rc == 0) return\n"
+       << "    call c_f_pointer(message, text, [" << cStrlen << "(message)])\n"
+       << "    write (error_unit, '(*(a))') 'fusec: wrap_run_', program, ': ', text\n"
+       << "    error stop 1\n"
+       << "  end subroutine " << finishCall << "\n";
+  }
+
+  const codegen::ModuleInterface &module;
   NameTable moduleNames;
-  std::string moduleName;
-  std::vector<std::pair<std::vector<std::string>, std::vector<Procedure>>> programs;
+  std::string moduleName, finishCall, cStrlen, verifyResults;
+  std::vector<ProgramProcedures> programs;
+  std::vector<Procedure> timerFunctions;
 };
 
 } // namespace
@@ -245,12 +533,10 @@ private:
 LogicalResult emitFortran(ModuleOp module, raw_ostream &os) {
   if (failed(codegen::verifyKernelForm(module)))
     return failure();
-  FailureOr<std::vector<codegen::ProgramInterface>> interfaces =
-      codegen::describeInterfaces(module);
-  if (failed(interfaces))
+  FailureOr<codegen::ModuleInterface> interface = codegen::describeModule(module);
+  if (failed(interface))
     return failure();
-  std::string moduleName = module.getSymName() ? module.getSymName()->str() : "programs";
-  FortranModuleEmitter("fusec_" + moduleName, *interfaces).write(os);
+  FortranModuleEmitter(*interface).write(os);
   return success();
 }
 

@@ -39,9 +39,8 @@ static std::string commentText(StringRef text) {
 LogicalResult emitHeader(ModuleOp module, raw_ostream &os) {
   if (failed(codegen::verifyKernelForm(module)))
     return failure();
-  FailureOr<std::vector<codegen::ProgramInterface>> interfaces =
-      codegen::describeInterfaces(module);
-  if (failed(interfaces))
+  FailureOr<codegen::ModuleInterface> interface = codegen::describeModule(module);
+  if (failed(interface))
     return failure();
 
   std::string text;
@@ -51,31 +50,48 @@ LogicalResult emitHeader(ModuleOp module, raw_ostream &os) {
          "edit.\n"
          " *\n"
          " * P_setup(mesh, nlev, stream): copies the neighbour tables, allocates buffers (once).\n"
+         " * P_setup_with_layout(mesh, nlev, layout, stream): the same for fields whose leading\n"
+         " *   dimension per location is layout->ld[location] (nproma padding; 0: tight).\n"
          " * P_run(...): runs the program; 0 (FUSEC_SUCCESS) or a fusec_status code.\n"
+         " * P_run_and_verify(..., <out>_before..., tolerances): runs the program from the\n"
+         " *   copies <out>_before into its own arrays and compares them with the outputs passed\n"
+         " *   in, per output with tolerances[i] (i-th output; NULL: defaults); FUSEC_ERROR_\n"
+         " *   VERIFICATION when a value differs. Reports go to the verification callback.\n"
          " * P_free(): releases what setup acquired.\n"
          " * P_error_message(status): a static description of a status code.\n"
          " * P_set_exchange_callback(callback, user_data): what each stn.exchange calls\n"
          " *   (none registered: exchanges do nothing).\n"
+         " * P_set_verification_callback(callback, user_data): receives every field check\n"
+         " *   (none registered: failing fields are printed to stderr).\n"
+         " * fusec_<file>_enable_timers(enabled), fusec_<file>_write_metrics(path): times every\n"
+         " *   run and kernel of the file's programs; writes GT4Py's JSON metrics layout.\n"
          " * Fields are device pointers for the CUDA backend, host pointers for the C++ one,\n"
-         " * and must not overlap; layout f[h + k*ld], sparse f[h + n*ld + k*ld*N] with\n"
-         " * ld = points of the field's location. `stream` is a cudaStream_t for the CUDA\n"
-         " * backend (NULL: the default stream), ignored by the C++ one. See docs/codegen.md.\n"
+         " * and must not overlap; layout f[h + k*ld], sparse f[h + n*ld + k*ld*N] with ld the\n"
+         " * location's leading dimension; KHalf fields have nlev + 1 levels. `stream` is a\n"
+         " * cudaStream_t for the CUDA backend (NULL: the default stream), ignored by the C++\n"
+         " * one. See docs/codegen.md and docs/integration.md.\n"
          " */\n"
       << "#ifndef " << guard << "\n#define " << guard << "\n\n"
       << "#include \"fusec/kernel_support.h\"\n\n#include <stdbool.h>\n#include <stdint.h>\n\n"
       << "#ifdef __cplusplus\nextern \"C\" {\n#endif\n";
-  for (const codegen::ProgramInterface &interface : *interfaces) {
-    out << "\n/* " << interface.name << "(\n";
-    for (const std::string &line : codegen::describeParameters(interface))
+  for (const codegen::ProgramInterface &program : interface->programs) {
+    out << "\n/* " << program.name << "(\n";
+    for (const std::string &line : codegen::describeParameters(program))
       out << " *   " << commentText(line) << "\n";
     out << " * ) */\n"
-        << codegen::setupPrototype(interface) << ";\n"
-        << codegen::runPrototype(interface) << ";\n"
-        << codegen::freePrototype(interface) << ";\n"
-        << codegen::errorMessagePrototype(interface) << ";\n"
-        << codegen::setExchangeCallbackPrototype(interface) << ";\n";
+        << codegen::setupPrototype(program) << ";\n"
+        << codegen::setupWithLayoutPrototype(program) << ";\n"
+        << codegen::runPrototype(program) << ";\n"
+        << codegen::runAndVerifyPrototype(program) << ";\n"
+        << codegen::freePrototype(program) << ";\n"
+        << codegen::errorMessagePrototype(program) << ";\n"
+        << codegen::setExchangeCallbackPrototype(program) << ";\n"
+        << codegen::setVerificationCallbackPrototype(program) << ";\n";
   }
-  out << "\n#ifdef __cplusplus\n} /* extern \"C\" */\n#endif\n\n#endif /* " << guard << " */\n";
+  out << "\n/* Timers of every program above. */\n"
+      << codegen::enableTimersPrototype(*interface) << ";\n"
+      << codegen::writeMetricsPrototype(*interface) << ";\n"
+      << "\n#ifdef __cplusplus\n} /* extern \"C\" */\n#endif\n\n#endif /* " << guard << " */\n";
 
   FailureOr<std::string> formatted = codegen::formatCppSource(module.getLoc(), text);
   if (failed(formatted))

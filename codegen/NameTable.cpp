@@ -29,7 +29,8 @@ static const char *const kCReserved[] = {
     "dim3", "threadIdx", "blockIdx", "blockDim", "gridDim", "warpSize", "min", "max",
     "cudaStream_t", "fusec_mesh", "fusec_connectivity", "fusec_location",
     "fusec_status_message", "fusec_exchange_field", "fusec_exchange_callback",
-    "fusec_element_type", "fusec_mesh_find", "FUSEC_SUCCESS", "FUSEC_NO_LOCATION",
+    "fusec_element_type", "fusec_mesh_find", "fusec_layout", "fusec_tolerances",
+    "fusec_field_check", "fusec_verification_callback", "FUSEC_SUCCESS", "FUSEC_NO_LOCATION",
     "FUSEC_CELL", "FUSEC_EDGE", "FUSEC_VERTEX", "FUSEC_F64", "FUSEC_F32", "FUSEC_I32",
     "FUSEC_BOOL", "FUSEC_ERROR_NOT_SET_UP", "FUSEC_ERROR_DOMAIN", "FUSEC_ERROR_EXCHANGE"};
 

@@ -31,7 +31,7 @@ std::optional<EmitKind> fusec::inferEmitKind(llvm::StringRef outputPath) {
       .Case(".cu", EmitKind::Cuda)
       .Cases(".cpp", ".cc", EmitKind::Cpp)
       .Case(".h", EmitKind::Header)
-      .Case(".f90", EmitKind::Fortran)
+      .Cases(".f90", ".F90", EmitKind::Fortran)
       .Default(std::nullopt);
 }
 
@@ -150,6 +150,9 @@ int fusec::compile(const CompileOptions &options, llvm::raw_ostream &errs) {
   if (options.printStatistics)
     printStatistics(computeStatistics(*module), llvm::outs());
 
+  // Emitted code takes file-wide names from the module (header guard, Fortran module, timers).
+  if (lower && !module->getSymName())
+    module->setSymName(llvm::sys::path::stem(options.inputPath));
   mlir::LogicalResult emitted = mlir::success();
   switch (*emit) {
   case EmitKind::Mlir:

@@ -43,14 +43,15 @@ stn.connectivity @E2C2V : Edge -> Vertex [4] skip
 // CHECK-NEXT: z_out[h + k * edge_ld] = t2;
 // CHECK-NEXT: }
 
-// The launcher checks the domain, then launches one block of 128 points by
-// one level.
+// The launcher checks the domain, then (timed when timers are on) launches
+// one block of 128 points by one level.
 // CHECK-LABEL: static int launch_nabla(int32_t h_lb, int32_t h_ub, int32_t k_lb, int32_t k_ub,
 // CHECK: if (h_lb >= h_ub || k_lb >= k_ub)
 // CHECK-NEXT: return FUSEC_SUCCESS;
 // CHECK-NEXT: if (!nabla_state.extents.horizontal_inside(FUSEC_EDGE, h_lb, h_ub) ||
 // CHECK-NEXT: !nabla_state.extents.vertical_inside(k_lb, k_ub, false))
 // CHECK-NEXT: return FUSEC_ERROR_DOMAIN;
+// CHECK-NEXT: fusec::TimedLaunch timed(nabla_state.timers, 0, nabla_state.stream);
 // CHECK-NEXT: nabla<<<dim3(static_cast<unsigned>((h_ub - h_lb + kThreadsPerBlock - 1) / kThreadsPerBlock),
 // CHECK-NEXT: static_cast<unsigned>(k_ub - k_lb)),
 // CHECK-NEXT: kThreadsPerBlock, 0, nabla_state.stream>>>(
@@ -64,19 +65,25 @@ stn.connectivity @E2C2V : Edge -> Vertex [4] skip
 // CHECK: nabla_state.E2C2V.ld());
 // CHECK-NEXT: return fusec::launch_status();
 
-// CHECK-LABEL: extern "C" int nabla_setup(const fusec_mesh *mesh, int32_t nlev, void *stream) {
-// CHECK: status = nabla_state.E2C.load(mesh, "E2C", FUSEC_EDGE, FUSEC_CELL, 2);
-// CHECK: status = nabla_state.E2C2V.load(mesh, "E2C2V", FUSEC_EDGE, FUSEC_VERTEX, 4);
-
-// CHECK-LABEL: extern "C" int nabla_run(
+// The program body is one static function, which P_run calls.
+// CHECK-LABEL: static int execute_nabla(
 // CHECK: const int32_t *vert_off,
 // CHECK: int32_t hi) {
-// CHECK-NEXT: if (!nabla_state.ready)
-// CHECK-NEXT: return FUSEC_ERROR_NOT_SET_UP;
 // CHECK-NEXT: const int32_t t0 = nabla_state.extents.nlev - 1;
 // CHECK-NEXT: if (int rc = launch_nabla(lo, hi, 1, t0, theta, u_vert, pn, vert_off, z_out))
 // CHECK-NEXT: return rc;
 // CHECK-NEXT: return FUSEC_SUCCESS;
+
+// CHECK-LABEL: extern "C" int nabla_setup_with_layout(
+// CHECK: status = nabla_state.E2C.load(mesh, "E2C", FUSEC_EDGE, FUSEC_CELL, 2);
+// CHECK: status = nabla_state.E2C2V.load(mesh, "E2C2V", FUSEC_EDGE, FUSEC_VERTEX, 4);
+
+// CHECK-LABEL: extern "C" int nabla_run(
+// CHECK: int32_t hi) {
+// CHECK-NEXT: if (!nabla_state.ready)
+// CHECK-NEXT: return FUSEC_ERROR_NOT_SET_UP;
+// CHECK-NEXT: fusec::TimedRun<1> timed(nabla_state.timers, nabla_state.stream);
+// CHECK-NEXT: return execute_nabla(theta, u_vert, pn, vert_off, z_out, lo, hi);
 stn.program @nabla(%theta: !stn.field<Cell x K x f64> {stn.name = "theta"},
     %u: !stn.field<Vertex x K x f64> {stn.name = "u_vert"},
     %pn: !stn.field<Edge x E2C2V[4] x K x f64> {stn.name = "pn"},

@@ -20,6 +20,7 @@ stn.connectivity @E2C : Edge -> Cell [2]
 // CUDA-NEXT: return FUSEC_SUCCESS;
 // CUDA-NEXT: if (!levels_state.extents.vertical_inside(k_lb, k_ub, false))
 // CUDA-NEXT: return FUSEC_ERROR_DOMAIN;
+// CUDA-NEXT: fusec::TimedLaunch timed(levels_state.timers, 0, levels_state.stream);
 // CUDA-NEXT: profile<<<dim3(static_cast<unsigned>((k_ub - k_lb + kThreadsPerBlock - 1) / kThreadsPerBlock)),
 
 // CPP-LABEL: static void profile(

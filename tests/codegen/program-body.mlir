@@ -5,6 +5,9 @@
 // stn.image through a host copy of its table (cached per range), buffers
 // allocated once at setup, kernel launches in order, and stn.exchange calling
 // the registered callback. scf.if inside a kernel becomes an if statement.
+// The body is one static function: P_run calls it on the caller's fields
+// (timed when timers are on), P_run_and_verify on copies of the outputs, which
+// it then compares with the caller's.
 
 stn.connectivity @C2E2CO : Cell -> Cell [4] skip
 stn.connectivity @E2C : Edge -> Cell [2]
@@ -15,6 +18,8 @@ stn.connectivity @E2C : Edge -> Cell [2]
 // CPP-NEXT: void *stream = nullptr;
 // CHECK-NEXT: fusec::Extents extents;
 // CHECK-NEXT: fusec::ExchangeHandler exchange;
+// CHECK-NEXT: fusec::VerificationHandler verification;
+// CHECK-NEXT: fusec::ProgramTimers<3> timers{"smooth", {{[{][{]}}"lap", "copy", "limit"}}};
 // CUDA-NEXT: fusec::DeviceTable C2E2CO;
 // CUDA-NEXT: fusec::DeviceTable E2C;
 // CUDA-NEXT: fusec::HostTable C2E2CO_host;
@@ -25,6 +30,13 @@ stn.connectivity @E2C : Edge -> Cell [2]
 // CPP-NEXT: fusec::HostTable E2C;
 // CPP-NEXT: fusec::HostArray<double> tmp;
 // CPP-NEXT: fusec::HostArray<float> limiter;
+// Where P_run_and_verify computes each output (allocated by its first call).
+// CHECK-NEXT: // theta as computed by smooth_run_and_verify.
+// CUDA-NEXT: fusec::DeviceArray<double> theta_reference;
+// CPP-NEXT: fusec::HostArray<double> theta_reference;
+// CHECK-NEXT: // geofac as computed by smooth_run_and_verify.
+// CUDA-NEXT: fusec::DeviceArray<double> geofac_reference;
+// CPP-NEXT: fusec::HostArray<double> geofac_reference;
 // CHECK-NEXT: };
 
 // scf.if in a kernel: results are assigned in both branches; a branch that
@@ -45,38 +57,8 @@ stn.connectivity @E2C : Edge -> Cell [2]
 // CHECK-NEXT: const double t3 = t0 * 2.0;
 // CHECK-NEXT: tmp[h + k * cell_ld] = t3;
 
-// CHECK-LABEL: extern "C" void smooth_free(void) {
-// CHECK-NEXT: smooth_state.ready = false;
-// CHECK-NEXT: smooth_state.C2E2CO.release();
-// CHECK-NEXT: smooth_state.E2C.release();
-// CUDA-NEXT: smooth_state.C2E2CO_host.release();
-// CHECK-NEXT: smooth_state.tmp.release();
-// CHECK-NEXT: smooth_state.limiter.release();
-// CHECK-NEXT: }
-
-// Buffers are allocated at setup, never per call.
-// CHECK-LABEL: extern "C" int smooth_setup(const fusec_mesh *mesh, int32_t nlev, void *stream) {
-// CHECK-NEXT: smooth_free();
-// CHECK-NEXT: int status = smooth_state.extents.init(mesh, nlev);
-// CHECK: status = smooth_state.C2E2CO.load(mesh, "C2E2CO", FUSEC_CELL, FUSEC_CELL, 4);
-// CHECK: status = smooth_state.E2C.load(mesh, "E2C", FUSEC_EDGE, FUSEC_CELL, 2);
-// CUDA: status = smooth_state.C2E2CO_host.load(mesh, "C2E2CO", FUSEC_CELL, FUSEC_CELL, 4);
-// CHECK: status = smooth_state.tmp.allocate(
-// CHECK-NEXT: smooth_state.extents.elements(FUSEC_CELL, fusec::Levels::Full, 0));
-// CHECK: status = smooth_state.limiter.allocate(
-// CHECK: smooth_state.extents.elements(FUSEC_EDGE, fusec::Levels::Flat, 0));
-// CHECK: if (status != FUSEC_SUCCESS) {
-// CHECK-NEXT: smooth_free();
-// CHECK-NEXT: return status;
-// CHECK-NEXT: }
-// CUDA-NEXT: smooth_state.stream = static_cast<cudaStream_t>(stream);
-// CPP-NEXT: smooth_state.stream = stream;
-// CHECK-NEXT: smooth_state.ready = true;
-// CHECK-NEXT: return FUSEC_SUCCESS;
-
-// CHECK-LABEL: extern "C" int smooth_run(
-// CHECK: if (!smooth_state.ready)
-// CHECK-NEXT: return FUSEC_ERROR_NOT_SET_UP;
+// CHECK-LABEL: static int execute_smooth(double *theta, double *geofac, bool full, bool top, int32_t lo,
+// CHECK-NEXT: int32_t hi) {
 // CUDA-NEXT: int32_t c2e2co_lo = 0, c2e2co_hi = 0;
 // CUDA-NEXT: if (int rc = smooth_state.C2E2CO_host.image(lo, hi, &c2e2co_lo, &c2e2co_hi))
 // CPP-NEXT: int32_t c2e2co_lo = 0, c2e2co_hi = 0;
@@ -109,6 +91,86 @@ stn.connectivity @E2C : Edge -> Cell [2]
 // CHECK-NEXT: }
 // CHECK-NEXT: return FUSEC_SUCCESS;
 // CHECK-NEXT: }
+
+// CHECK-LABEL: extern "C" void smooth_free(void) {
+// CHECK-NEXT: smooth_state.ready = false;
+// CHECK-NEXT: smooth_state.C2E2CO.release();
+// CHECK-NEXT: smooth_state.E2C.release();
+// CUDA-NEXT: smooth_state.C2E2CO_host.release();
+// CHECK-NEXT: smooth_state.tmp.release();
+// CHECK-NEXT: smooth_state.limiter.release();
+// CHECK-NEXT: smooth_state.theta_reference.release();
+// CHECK-NEXT: smooth_state.geofac_reference.release();
+// CHECK-NEXT: smooth_state.timers.release();
+// CHECK-NEXT: }
+
+// Buffers are allocated at setup, never per call; P_setup is the tight layout.
+// CHECK-LABEL: extern "C" int smooth_setup_with_layout(const fusec_mesh *mesh, int32_t nlev,
+// CHECK-NEXT: const fusec_layout *layout, void *stream) {
+// CHECK-NEXT: smooth_free();
+// CHECK-NEXT: int status = smooth_state.extents.init(mesh, nlev, layout);
+// CHECK: status = smooth_state.C2E2CO.load(mesh, "C2E2CO", FUSEC_CELL, FUSEC_CELL, 4);
+// CHECK: status = smooth_state.E2C.load(mesh, "E2C", FUSEC_EDGE, FUSEC_CELL, 2);
+// CUDA: status = smooth_state.C2E2CO_host.load(mesh, "C2E2CO", FUSEC_CELL, FUSEC_CELL, 4);
+// CHECK: status = smooth_state.tmp.allocate(
+// CHECK-NEXT: smooth_state.extents.elements(FUSEC_CELL, fusec::Levels::Full, 0));
+// CHECK: status = smooth_state.limiter.allocate(
+// CHECK: smooth_state.extents.elements(FUSEC_EDGE, fusec::Levels::Flat, 0));
+// CHECK: if (status != FUSEC_SUCCESS) {
+// CHECK-NEXT: smooth_free();
+// CHECK-NEXT: return status;
+// CHECK-NEXT: }
+// CUDA-NEXT: smooth_state.stream = static_cast<cudaStream_t>(stream);
+// CPP-NEXT: smooth_state.stream = stream;
+// CHECK-NEXT: smooth_state.ready = true;
+// CHECK-NEXT: return FUSEC_SUCCESS;
+
+// CHECK-LABEL: extern "C" int smooth_setup(const fusec_mesh *mesh, int32_t nlev, void *stream) {
+// CHECK-NEXT: return smooth_setup_with_layout(mesh, nlev, nullptr, stream);
+
+// CHECK-LABEL: extern "C" int smooth_run(
+// CHECK: if (!smooth_state.ready)
+// CHECK-NEXT: return FUSEC_ERROR_NOT_SET_UP;
+// CHECK-NEXT: fusec::TimedRun<3> timed(smooth_state.timers, smooth_state.stream);
+// CHECK-NEXT: return execute_smooth(theta, geofac, full, top, lo, hi);
+
+// CHECK-LABEL: extern "C" int smooth_run_and_verify(const double *theta, const double *geofac,
+// CHECK-SAME: bool full, bool top,
+// CHECK: int32_t lo, int32_t hi, const double *theta_before,
+// CHECK: const double *geofac_before,
+// CHECK: const fusec_tolerances *tolerances) {
+// CHECK-NEXT: if (!smooth_state.ready)
+// CHECK-NEXT: return FUSEC_ERROR_NOT_SET_UP;
+// CHECK-NEXT: if (int rc = smooth_state.theta_reference.assign(
+// CHECK-NEXT: theta_before, smooth_state.extents.elements(FUSEC_CELL, fusec::Levels::Full, 0),
+// CHECK-NEXT: smooth_state.stream))
+// CHECK-NEXT: return rc;
+// CHECK-NEXT: if (int rc = smooth_state.geofac_reference.assign(
+// CHECK-NEXT: geofac_before, smooth_state.extents.elements(FUSEC_CELL, fusec::Levels::Flat, 4),
+// CHECK-NEXT: smooth_state.stream))
+// CHECK-NEXT: return rc;
+// CHECK-NEXT: if (int rc = execute_smooth(smooth_state.theta_reference.data(),
+// CHECK-NEXT: smooth_state.geofac_reference.data(), full, top, lo, hi))
+// CHECK-NEXT: return rc;
+// CHECK-NEXT: fusec::Verifier verifier("smooth", smooth_state.verification, smooth_state.extents,
+// CHECK-NEXT: smooth_state.stream, tolerances);
+// CHECK-NEXT: verifier.check("theta", theta, smooth_state.theta_reference.data(), FUSEC_CELL,
+// CHECK-NEXT: fusec::Levels::Full, 0);
+// CHECK-NEXT: verifier.check("geofac", geofac, smooth_state.geofac_reference.data(), FUSEC_CELL,
+// CHECK-NEXT: fusec::Levels::Flat, 4);
+// CHECK-NEXT: return verifier.status();
+
+// One switch and one JSON file for the timers of every program of the module.
+// CHECK-LABEL: extern "C" void fusec_programs_enable_timers(int enabled) {
+// CHECK-NEXT: smooth_state.timers.enabled = enabled != 0;
+// CHECK-NEXT: }
+// CUDA-LABEL: extern "C" int fusec_programs_write_metrics(const char *path) {
+// CUDA-NEXT: fusec::MetricsWriter metrics("fusec-cuda");
+// CPP-LABEL: extern "C" int fusec_programs_write_metrics(const char *path) {
+// CPP-NEXT: fusec::MetricsWriter metrics("fusec-cpp");
+// CHECK-NEXT: smooth_state.timers.report(metrics);
+// CHECK-NEXT: return metrics.write(path);
+
 stn.program @smooth(%theta: !stn.field<Cell x K x f64> {stn.intent = 2 : i32, stn.name = "theta"},
     %geofac: !stn.field<Cell x C2E2CO[4] x f64> {stn.intent = 2 : i32, stn.name = "geofac"},
     %full: i1 {stn.name = "full"}, %top: i1 {stn.name = "top"},

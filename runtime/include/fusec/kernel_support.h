@@ -1,10 +1,11 @@
 /* fusec runtime: what generated programs include (header-only; C99, C++17 and CUDA).
  *
- * The C part (status codes, the exchange callback) is the vocabulary of the generated C
- * interface, so the generated header includes it. The C++ part (setup-time extents, neighbour
- * tables, buffers, the stn.image cache) is used by the generated .cpp and .cu files only.
- * Nothing here depends on the compiler or needs a library: generated code compiles against
- * runtime/include alone. See docs/codegen.md. */
+ * The C part (status codes, layouts, tolerances, verification reports, the exchange and
+ * verification callbacks) is the vocabulary of the generated C interface, so the generated
+ * header includes it. The C++ part (setup-time extents, neighbour tables, buffers, the
+ * stn.image cache, verification, timers and NVTX ranges) is used by the generated .cpp and .cu
+ * files only. Nothing here depends on the compiler or needs a library: generated code compiles
+ * against runtime/include alone. See docs/codegen.md and docs/integration.md. */
 #ifndef FUSEC_KERNEL_SUPPORT_H
 #define FUSEC_KERNEL_SUPPORT_H
 
@@ -20,12 +21,14 @@ extern "C" {
 enum fusec_status {
   FUSEC_SUCCESS = 0,
   FUSEC_ERROR_NOT_SET_UP = 1,       /* P_run before P_setup (or after P_free) */
-  FUSEC_ERROR_INVALID_ARGUMENT = 2, /* no mesh, or nlev < 1 */
+  FUSEC_ERROR_INVALID_ARGUMENT = 2, /* no mesh, nlev < 1, or a leading dimension too small */
   FUSEC_ERROR_CONNECTIVITY = 3,     /* a neighbour table is missing or does not fit */
   FUSEC_ERROR_OUT_OF_MEMORY = 4,
-  FUSEC_ERROR_DOMAIN = 5,   /* a kernel domain or stn.image range lies outside the mesh */
-  FUSEC_ERROR_EXCHANGE = 6, /* the exchange callback returned non-zero */
-  FUSEC_ERROR_CUDA = 7      /* a CUDA call or kernel launch failed */
+  FUSEC_ERROR_DOMAIN = 5,       /* a kernel domain or stn.image range lies outside the mesh */
+  FUSEC_ERROR_EXCHANGE = 6,     /* the exchange callback returned non-zero */
+  FUSEC_ERROR_CUDA = 7,         /* a CUDA call or kernel launch failed */
+  FUSEC_ERROR_VERIFICATION = 8, /* P_run_and_verify: a result differs from the reference */
+  FUSEC_ERROR_IO = 9            /* a file could not be read or written */
 };
 
 /* The location of fields that have no horizontal dimension. */
@@ -56,6 +59,42 @@ typedef struct fusec_exchange_field {
 typedef int (*fusec_exchange_callback)(const char *program, const fusec_exchange_field *fields,
                                        int32_t num_fields, void *stream, void *user_data);
 
+/* How the caller stores its fields (P_setup_with_layout): element (h, n, k) of a field of
+ * location L is at h + n*ld[L] + k*ld[L]*N. ld[L] = 0 means the location's number of points
+ * (what P_setup uses); ICON passes nproma for every location. */
+typedef struct fusec_layout {
+  int64_t ld[3]; /* indexed by fusec_location */
+} fusec_layout;
+
+/* A value x passes against its reference r when |x - r| <= atol + rtol*|r| (NaN equals NaN).
+ * A negative entry means the default of the field's element type: rtol 1e-12, atol 1e-15 for
+ * f64; rtol 1e-5, atol 1e-6 for f32; exact for integers and booleans. */
+typedef struct fusec_tolerances {
+  double rtol;
+  double atol;
+} fusec_tolerances;
+
+/* What P_run_and_verify found for one output field. */
+typedef struct fusec_field_check {
+  const char *program;
+  const char *field;           /* the parameter's source name */
+  int32_t location;            /* a fusec_location, or FUSEC_NO_LOCATION */
+  int64_t num_values;          /* values compared (padding excluded) */
+  int64_t num_failures;        /* values outside the tolerances */
+  fusec_tolerances tolerances; /* as applied (defaults resolved) */
+  /* The value that exceeds its tolerance most; -1 for a dimension the field does not have,
+   * and everywhere when nothing failed. */
+  int32_t worst_point;
+  int32_t worst_neighbor;
+  int32_t worst_level;
+  double worst_value;
+  double worst_reference;
+} fusec_field_check;
+
+/* Called by P_run_and_verify once per output field, passing or not. Without a callback, failing
+ * fields are printed to stderr. */
+typedef void (*fusec_verification_callback)(const fusec_field_check *check, void *user_data);
+
 /* A stable, static description of a fusec_status. */
 static inline const char *fusec_status_message(int status) {
   switch (status) {
@@ -64,7 +103,8 @@ static inline const char *fusec_status_message(int status) {
   case FUSEC_ERROR_NOT_SET_UP:
     return "the program is not set up (call its _setup function first)";
   case FUSEC_ERROR_INVALID_ARGUMENT:
-    return "invalid argument to setup: no mesh, or fewer than one level";
+    return "invalid argument: no mesh, fewer than one level, a leading dimension smaller than "
+           "the number of points, or only some of the verification copies";
   case FUSEC_ERROR_CONNECTIVITY:
     return "a neighbour table the program needs is missing from the mesh or does not fit "
            "(source, target, neighbour count, rows or entries)";
@@ -77,6 +117,10 @@ static inline const char *fusec_status_message(int status) {
     return "the halo-exchange callback failed";
   case FUSEC_ERROR_CUDA:
     return "a CUDA call or kernel launch failed";
+  case FUSEC_ERROR_VERIFICATION:
+    return "verification failed: a result differs from the reference beyond its tolerances";
+  case FUSEC_ERROR_IO:
+    return "a file could not be read or written";
   default:
     return "unknown fusec status";
   }
@@ -85,16 +129,25 @@ static inline const char *fusec_status_message(int status) {
 #ifdef __cplusplus
 } /* extern "C" */
 
+#include <array>
+#include <chrono>
 #include <cmath>
 #include <cstddef>
+#include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <string>
+#include <vector>
 
 #ifdef __CUDACC__
 #include <cuda_runtime.h>
 #define FUSEC_HOST_DEVICE __host__ __device__
 #else
 #define FUSEC_HOST_DEVICE
+#endif
+
+#ifdef FUSEC_NVTX
+#include <nvtx3/nvToolsExt.h>
 #endif
 
 namespace fusec {
@@ -138,15 +191,18 @@ struct Extents {
   int32_t num_points[3] = {0, 0, 0};
   int64_t ld[3] = {0, 0, 0};
 
-  int init(const fusec_mesh *mesh, int32_t num_levels) {
+  /* `layout` may be null: tight fields, ld = number of points. */
+  int init(const fusec_mesh *mesh, int32_t num_levels, const fusec_layout *layout) {
     if (mesh == nullptr || num_levels < 1)
       return FUSEC_ERROR_INVALID_ARGUMENT;
     nlev = num_levels;
     for (int location = 0; location < 3; ++location) {
-      if (mesh->num_points[location] < 0)
+      int32_t points = mesh->num_points[location];
+      int64_t requested = layout != nullptr ? layout->ld[location] : 0;
+      if (points < 0 || requested < 0 || (requested > 0 && requested < points))
         return FUSEC_ERROR_INVALID_ARGUMENT;
-      num_points[location] = mesh->num_points[location];
-      ld[location] = mesh->num_points[location];
+      num_points[location] = points;
+      ld[location] = requested > 0 ? requested : points;
     }
     return FUSEC_SUCCESS;
   }
@@ -203,6 +259,16 @@ public:
     if (data_ == nullptr)
       return FUSEC_ERROR_OUT_OF_MEMORY;
     size_ = size;
+    return FUSEC_SUCCESS;
+  }
+  /* Makes this a copy of source[0, size), allocating only when the size changes. The stream
+   * argument mirrors DeviceArray::assign. */
+  int assign(const T *source, size_t size, void * /*stream*/) {
+    if (size != size_)
+      if (int status = allocate(size))
+        return status;
+    if (size > 0)
+      std::memcpy(data_, source, size * sizeof(T));
     return FUSEC_SUCCESS;
   }
   void release() {
@@ -363,13 +429,9 @@ public:
   DeviceArray &operator=(const DeviceArray &) = delete;
 
   int allocate(size_t size) {
-    release();
-    if (size == 0)
-      return FUSEC_SUCCESS;
-    if (int status = cuda_status(cudaMalloc(reinterpret_cast<void **>(&data_), size * sizeof(T))))
+    if (int status = reserve(size))
       return status;
-    size_ = size;
-    return cuda_status(cudaMemset(data_, 0, size * sizeof(T)));
+    return size == 0 ? FUSEC_SUCCESS : cuda_status(cudaMemset(data_, 0, size * sizeof(T)));
   }
   int upload(const T *host, size_t size) {
     if (int status = allocate(size))
@@ -377,6 +439,18 @@ public:
     if (size == 0)
       return FUSEC_SUCCESS;
     return cuda_status(cudaMemcpy(data_, host, size * sizeof(T), cudaMemcpyHostToDevice));
+  }
+  /* Makes this a copy of the device array source[0, size), ordered on `stream` (no zero-filling
+   * on the default stream, which a non-blocking stream would not wait for); allocates only when
+   * the size changes. */
+  int assign(const T *source, size_t size, cudaStream_t stream) {
+    if (size != size_)
+      if (int status = reserve(size))
+        return status;
+    if (size == 0)
+      return FUSEC_SUCCESS;
+    return cuda_status(
+        cudaMemcpyAsync(data_, source, size * sizeof(T), cudaMemcpyDeviceToDevice, stream));
   }
   void release() {
     if (data_ != nullptr)
@@ -387,6 +461,17 @@ public:
   T *data() const { return data_; }
 
 private:
+  /* Uninitialised storage for `size` elements. */
+  int reserve(size_t size) {
+    release();
+    if (size == 0)
+      return FUSEC_SUCCESS;
+    if (int status = cuda_status(cudaMalloc(reinterpret_cast<void **>(&data_), size * sizeof(T))))
+      return status;
+    size_ = size;
+    return FUSEC_SUCCESS;
+  }
+
   T *data_ = nullptr;
   size_t size_ = 0;
 };
@@ -418,6 +503,375 @@ private:
 };
 
 #endif /* __CUDACC__ */
+
+/* The stream type of the backend: kernels and copies are ordered on it. */
+#ifdef __CUDACC__
+using Stream = cudaStream_t;
+#else
+using Stream = void *;
+#endif
+
+/*--- Verification (P_run_and_verify) --------------------------------------------------------*/
+
+template <typename T> constexpr fusec_element_type element_type_of();
+template <> constexpr fusec_element_type element_type_of<double>() { return FUSEC_F64; }
+template <> constexpr fusec_element_type element_type_of<float>() { return FUSEC_F32; }
+template <> constexpr fusec_element_type element_type_of<int32_t>() { return FUSEC_I32; }
+template <> constexpr fusec_element_type element_type_of<bool>() { return FUSEC_BOOL; }
+
+/* `requested` with each negative entry replaced by the default of `type`. */
+inline fusec_tolerances resolve_tolerances(const fusec_tolerances *requested,
+                                           fusec_element_type type) {
+  fusec_tolerances defaults = {0.0, 0.0};
+  if (type == FUSEC_F64)
+    defaults = {1e-12, 1e-15};
+  else if (type == FUSEC_F32)
+    defaults = {1e-5, 1e-6};
+  if (requested == nullptr)
+    return defaults;
+  return {requested->rtol < 0 ? defaults.rtol : requested->rtol,
+          requested->atol < 0 ? defaults.atol : requested->atol};
+}
+
+/* Compares one field (host arrays, the layout of Extents) over its points, neighbour slots and
+ * levels, padding excluded, and fills the counts and worst point of `check`. */
+template <typename T>
+void compare_field(const T *values, const T *reference, int32_t points, int64_t ld,
+                   int32_t neighbors, int32_t levels, fusec_field_check *check) {
+  const double rtol = check->tolerances.rtol, atol = check->tolerances.atol;
+  const int32_t slots = neighbors > 0 ? neighbors : 1, layers = levels > 0 ? levels : 1;
+  double worst_excess = 0.0;
+  check->num_values = int64_t(points) * slots * layers;
+  check->num_failures = 0;
+  check->worst_point = check->worst_neighbor = check->worst_level = -1;
+  check->worst_value = check->worst_reference = 0.0;
+  for (int32_t k = 0; k < layers; ++k)
+    for (int32_t n = 0; n < slots; ++n)
+      for (int32_t h = 0; h < points; ++h) {
+        const int64_t index = h + n * ld + k * ld * slots;
+        const double x = static_cast<double>(values[index]);
+        const double r = static_cast<double>(reference[index]);
+        if (x == r || (x != x && r != r))
+          continue;
+        // A NaN on one side only fails whatever the tolerances.
+        const double excess =
+            (x != x || r != r) ? INFINITY : std::fabs(x - r) - (atol + rtol * std::fabs(r));
+        if (!(excess > 0.0))
+          continue;
+        if (check->num_failures++ == 0 || excess > worst_excess) {
+          worst_excess = excess;
+          check->worst_point = check->location == FUSEC_NO_LOCATION ? -1 : h;
+          check->worst_neighbor = neighbors > 0 ? n : -1;
+          check->worst_level = levels > 0 ? k : -1;
+          check->worst_value = x;
+          check->worst_reference = r;
+        }
+      }
+}
+
+/* "412 (edge), neighbour 1, level 3": where a field check's worst value lies. */
+inline std::string describe_position(const fusec_field_check &check) {
+  static const char *const kLocations[] = {"cell", "edge", "vertex"};
+  std::string text;
+  if (check.worst_point >= 0)
+    text = std::string(kLocations[check.location]) + " " + std::to_string(check.worst_point);
+  if (check.worst_neighbor >= 0)
+    text += (text.empty() ? "" : ", ") + std::string("neighbour ") +
+            std::to_string(check.worst_neighbor);
+  if (check.worst_level >= 0)
+    text += (text.empty() ? "" : ", ") + std::string("level ") + std::to_string(check.worst_level);
+  return text;
+}
+
+/* Where a program's verification reports go; the registration survives P_free. */
+struct VerificationHandler {
+  fusec_verification_callback callback = nullptr;
+  void *user_data = nullptr;
+
+  void report(const fusec_field_check &check) const {
+    if (callback != nullptr) {
+      callback(&check, user_data);
+      return;
+    }
+    if (check.num_failures == 0)
+      return;
+    std::fprintf(stderr,
+                 "fusec: %s_run_and_verify: %s: %lld of %lld values differ (rtol %g, atol %g); "
+                 "worst at %s: %.17g, reference %.17g\n",
+                 check.program, check.field, static_cast<long long>(check.num_failures),
+                 static_cast<long long>(check.num_values), check.tolerances.rtol,
+                 check.tolerances.atol, describe_position(check).c_str(), check.worst_value,
+                 check.worst_reference);
+  }
+};
+
+/* Compares the outputs of one P_run_and_verify call, in parameter order, each with its entry of
+ * `tolerances` (null: the defaults), and reports each to the program's handler. */
+class Verifier {
+public:
+  Verifier(const char *program, const VerificationHandler &handler, const Extents &extents,
+           Stream stream, const fusec_tolerances *tolerances)
+      : program_(program), handler_(handler), extents_(extents), stream_(stream),
+        tolerances_(tolerances) {}
+
+  /* `values`: the caller's results; `reference`: what the program computed from the copies. */
+  template <typename T>
+  void check(const char *field, const T *values, const T *reference, int location, Levels vertical,
+             int32_t neighbors) {
+    fusec_field_check result;
+    result.program = program_;
+    result.field = field;
+    result.location = location;
+    result.tolerances = resolve_tolerances(
+        tolerances_ != nullptr ? &tolerances_[checked_] : nullptr, element_type_of<T>());
+    ++checked_;
+    const bool horizontal = location != FUSEC_NO_LOCATION;
+    const int32_t points = horizontal ? extents_.num_points[location] : 1;
+    const int64_t ld = horizontal ? extents_.ld[location] : 1;
+#ifdef __CUDACC__
+    // Device arrays: compare host copies (verification favours simplicity over speed).
+    const size_t size = extents_.elements(location, vertical, neighbors);
+    HostArray<T> host_values, host_reference;
+    int copied = host_values.allocate(size);
+    if (copied == FUSEC_SUCCESS)
+      copied = host_reference.allocate(size);
+    if (copied == FUSEC_SUCCESS)
+      copied = cuda_status(cudaStreamSynchronize(stream_));
+    if (copied == FUSEC_SUCCESS && size > 0)
+      copied = cuda_status(
+          cudaMemcpy(host_values.data(), values, size * sizeof(T), cudaMemcpyDeviceToHost));
+    if (copied == FUSEC_SUCCESS && size > 0)
+      copied = cuda_status(
+          cudaMemcpy(host_reference.data(), reference, size * sizeof(T), cudaMemcpyDeviceToHost));
+    if (copied != FUSEC_SUCCESS) {
+      status_ = copied;
+      return;
+    }
+    values = host_values.data();
+    reference = host_reference.data();
+#else
+    (void)stream_;
+#endif
+    compare_field(values, reference, points, ld, neighbors, extents_.levels(vertical), &result);
+    handler_.report(result);
+    if (result.num_failures > 0 && status_ == FUSEC_SUCCESS)
+      status_ = FUSEC_ERROR_VERIFICATION;
+  }
+
+  /* FUSEC_SUCCESS, FUSEC_ERROR_VERIFICATION, or the error that prevented a comparison. */
+  int status() const { return status_; }
+
+private:
+  const char *program_;
+  const VerificationHandler &handler_;
+  const Extents &extents_;
+  Stream stream_;
+  const fusec_tolerances *tolerances_;
+  int checked_ = 0;
+  int status_ = FUSEC_SUCCESS;
+};
+
+/*--- Timers, metrics and NVTX ranges --------------------------------------------------------*/
+
+/* The samples of one timed region (a program run or a kernel launch), in seconds. On GPUs a
+ * region is a pair of CUDA events on the stream, read by collect() once the run has finished;
+ * on CPUs a steady clock around the work. */
+class RegionTimer {
+public:
+#ifdef __CUDACC__
+  void begin(cudaStream_t stream) {
+    if (start_ == nullptr && !create())
+      return;
+    cudaEventRecord(start_, stream);
+  }
+  void end(cudaStream_t stream) {
+    if (start_ == nullptr)
+      return;
+    cudaEventRecord(stop_, stream);
+    pending_ = true;
+  }
+  /* Waits for the region to finish and records its time. */
+  void collect() {
+    if (!pending_)
+      return;
+    pending_ = false;
+    float milliseconds = 0.0f;
+    if (cudaEventSynchronize(stop_) == cudaSuccess &&
+        cudaEventElapsedTime(&milliseconds, start_, stop_) == cudaSuccess)
+      samples_.push_back(1e-3 * milliseconds);
+  }
+  /* Destroys the events (at P_free, never at static destruction); the samples stay. */
+  void release() {
+    if (start_ != nullptr) {
+      cudaEventDestroy(start_);
+      cudaEventDestroy(stop_);
+    }
+    start_ = stop_ = nullptr;
+    pending_ = false;
+  }
+#else
+  void begin(void * /*stream*/) { start_ = std::chrono::steady_clock::now(); }
+  void end(void * /*stream*/) {
+    samples_.push_back(
+        std::chrono::duration<double>(std::chrono::steady_clock::now() - start_).count());
+  }
+  void collect() {}
+  void release() {}
+#endif
+  const std::vector<double> &samples() const { return samples_; }
+
+private:
+#ifdef __CUDACC__
+  bool create() {
+    if (cudaEventCreate(&start_) != cudaSuccess) {
+      start_ = nullptr;
+      return false;
+    }
+    if (cudaEventCreate(&stop_) != cudaSuccess) {
+      cudaEventDestroy(start_);
+      start_ = nullptr;
+      return false;
+    }
+    return true;
+  }
+  cudaEvent_t start_ = nullptr, stop_ = nullptr;
+  bool pending_ = false;
+#else
+  std::chrono::steady_clock::time_point start_;
+#endif
+  std::vector<double> samples_;
+};
+
+/* GT4Py's metrics layout: {"<key>": {"metadata": {...}, "metrics": {"compute": [s, ...]}}}, one
+ * entry per program and per kernel ("<program>/<kernel>") that has samples. */
+class MetricsWriter {
+public:
+  explicit MetricsWriter(const char *backend) : backend_(backend) {}
+
+  void add(const char *program, const char *kernel, const std::vector<double> &samples) {
+    if (samples.empty())
+      return;
+    std::string key = kernel != nullptr ? std::string(program) + "/" + kernel : program;
+    std::string metadata = "\"name\": \"" + std::string(kernel != nullptr ? kernel : program) +
+                           "\", \"backend\": \"" + backend_ + "\", \"kind\": \"" +
+                           (kernel != nullptr ? "kernel" : "program") + "\"";
+    if (kernel != nullptr)
+      metadata += ", \"program\": \"" + std::string(program) + "\"";
+    json_ += (json_.empty() ? "{\n" : ",\n") + std::string("  \"") + key + "\": {\"metadata\": {" +
+             metadata + "}, \"metrics\": {\"compute\": [";
+    char number[32];
+    for (size_t i = 0; i < samples.size(); ++i) {
+      std::snprintf(number, sizeof number, "%s%.9g", i > 0 ? ", " : "", samples[i]);
+      json_ += number;
+    }
+    json_ += "]}}";
+  }
+
+  int write(const char *path) const {
+    std::FILE *file = path != nullptr ? std::fopen(path, "w") : nullptr;
+    if (file == nullptr)
+      return FUSEC_ERROR_IO;
+    std::string text = json_.empty() ? "{}\n" : json_ + "\n}\n";
+    bool written = std::fwrite(text.data(), 1, text.size(), file) == text.size();
+    return std::fclose(file) == 0 && written ? FUSEC_SUCCESS : FUSEC_ERROR_IO;
+  }
+
+private:
+  const char *backend_;
+  std::string json_;
+};
+
+/* The timers of one program and its N kernels (in program order). Off until enabled. */
+template <size_t N> class ProgramTimers {
+public:
+  ProgramTimers(const char *program, std::array<const char *, N> kernels)
+      : program_(program), kernel_names_(kernels) {}
+
+  bool enabled = false;
+
+  const char *program() const { return program_; }
+  const char *kernel_name(size_t kernel) const { return kernel_names_[kernel]; }
+  RegionTimer &run() { return run_; }
+  RegionTimer &kernel(size_t kernel) { return kernels_[kernel]; }
+
+  /* After a run: read the GPU timers of the run and of the kernels it launched. */
+  void collect() {
+    for (RegionTimer &timer : kernels_)
+      timer.collect();
+    run_.collect();
+  }
+  void release() {
+    for (RegionTimer &timer : kernels_)
+      timer.release();
+    run_.release();
+  }
+  void report(MetricsWriter &metrics) const {
+    metrics.add(program_, nullptr, run_.samples());
+    for (size_t i = 0; i < N; ++i)
+      metrics.add(program_, kernel_names_[i], kernels_[i].samples());
+  }
+
+private:
+  const char *program_;
+  std::array<const char *, N> kernel_names_;
+  RegionTimer run_;
+  std::array<RegionTimer, N> kernels_;
+};
+
+/* Around one P_run: an NVTX range named after the program, and its timer when enabled. */
+template <size_t N> class TimedRun {
+public:
+  TimedRun(ProgramTimers<N> &timers, Stream stream)
+      : timers_(timers.enabled ? &timers : nullptr), stream_(stream) {
+#ifdef FUSEC_NVTX
+    nvtxRangePushA(timers.program());
+#endif
+    if (timers_ != nullptr)
+      timers_->run().begin(stream_);
+  }
+  ~TimedRun() {
+    if (timers_ != nullptr) {
+      timers_->run().end(stream_);
+      timers_->collect();
+    }
+#ifdef FUSEC_NVTX
+    nvtxRangePop();
+#endif
+  }
+  TimedRun(const TimedRun &) = delete;
+  TimedRun &operator=(const TimedRun &) = delete;
+
+private:
+  ProgramTimers<N> *timers_;
+  Stream stream_;
+};
+
+/* Around one kernel launch: an NVTX range named after the kernel, and its timer when enabled. */
+class TimedLaunch {
+public:
+  template <size_t N>
+  TimedLaunch(ProgramTimers<N> &timers, size_t kernel, Stream stream)
+      : timer_(timers.enabled ? &timers.kernel(kernel) : nullptr), stream_(stream) {
+#ifdef FUSEC_NVTX
+    nvtxRangePushA(timers.kernel_name(kernel));
+#endif
+    if (timer_ != nullptr)
+      timer_->begin(stream_);
+  }
+  ~TimedLaunch() {
+    if (timer_ != nullptr)
+      timer_->end(stream_);
+#ifdef FUSEC_NVTX
+    nvtxRangePop();
+#endif
+  }
+  TimedLaunch(const TimedLaunch &) = delete;
+  TimedLaunch &operator=(const TimedLaunch &) = delete;
+
+private:
+  RegionTimer *timer_;
+  Stream stream_;
+};
 
 } // namespace fusec
 

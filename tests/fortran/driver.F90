@@ -1,0 +1,109 @@
+! The Fortran driver: calls fusec's output the way ICON does. Every program of diffusion.stn
+! goes through its generated wrap_run_<program> on a limited-area grid with nproma padding and
+! is checked against the reference interpreter (programs.F90, generated from the data that
+! fusec-bench --save-outputs wrote); diffusion_step reaches an exchange callback registered from
+! Fortran; and the library's Fortran module, compiled with -D__DSL_VERIFY, verifies
+! update_theta_and_exner against copies taken before the run, reporting a corrupted value.
+!
+!   fortran_driver DATA_DIR
+program driver
+  use, intrinsic :: iso_c_binding
+  use fusec_diffusion
+  use test_support
+  use programs
+  implicit none
+  character(4096) :: data_dir
+
+  if (command_argument_count() /= 1) then
+    print '(a)', 'usage: fortran_driver DATA_DIR'
+    error stop 2
+  end if
+  call get_command_argument(1, data_dir)
+  call open_grid(grid_name, levels, 13_c_int32_t, trim(data_dir))
+  print '(a, i0, a, i0, a, i0, a, i0, a, i0)', 'driver: ' // grid_name // ': ', &
+      num_points(CELL), ' cells, ', num_points(EDGE), ' edges, ', num_points(VERTEX), &
+      ' vertices, nproma ', nproma, ', levels ', nlev
+
+  call diffusion_step_set_exchange_callback(c_funloc(on_exchange), c_null_ptr)
+  call run_every_program()
+  call begin_program('diffusion_step')
+  call expect(exchanges > 0 .and. badly_padded_exchanges == 0, &
+              'the exchange callback saw every exchange with ld = nproma')
+  print '(a, i0, a, i0, a)', 'driver: diffusion_step called the exchange callback ', exchanges, &
+      ' times with ', exchanged_fields, ' fields'
+
+  call check_verification()
+  call close_grid()
+  if (failures > 0) then
+    print '(a, i0, a)', 'driver: ', failures, ' checks failed'
+    error stop 1
+  end if
+  print '(a)', 'driver: every program matches the interpreter; verification reports corruption'
+
+contains
+
+  ! ICON's verification mode: its own code has computed theta_v and exner (here: the program
+  ! itself); wrap_run_* with the copies taken before runs the program from those copies and
+  ! compares.
+  subroutine check_verification()
+    real(c_double), allocatable, target :: z_temp(:, :), area(:), theta_v(:, :), exner(:, :)
+    real(c_double), allocatable :: theta_v_before(:, :), exner_before(:, :)
+    real(c_double), target :: rd_o_cvd
+    integer(c_int32_t), target :: h_start, h_end, v_start, v_end
+    integer(c_int) :: status
+    integer :: point, level
+
+    call begin_program('update_theta_and_exner')
+    call check_status(update_theta_and_exner_setup_with_layout(mesh, nlev, layout, c_null_ptr), &
+                      'setup')
+    allocate(z_temp(nproma, nlev), area(nproma), theta_v(nproma, nlev), exner(nproma, nlev))
+    z_temp = nan64
+    area = nan64
+    theta_v = nan64
+    exner = nan64
+    call load_field('z_temp', c_loc(z_temp), F64, CELL, 0_c_int32_t, nlev)
+    call load_field('area', c_loc(area), F64, CELL, 0_c_int32_t, 0_c_int32_t)
+    call load_field('theta_v', c_loc(theta_v), F64, CELL, 0_c_int32_t, nlev)
+    call load_field('exner', c_loc(exner), F64, CELL, 0_c_int32_t, nlev)
+    call load_scalar('rd_o_cvd', c_loc(rd_o_cvd), F64)
+    call load_scalar('h_start', c_loc(h_start), I32)
+    call load_scalar('h_end', c_loc(h_end), I32)
+    call load_scalar('v_start', c_loc(v_start), I32)
+    call load_scalar('v_end', c_loc(v_end), I32)
+    theta_v_before = theta_v
+    exner_before = exner
+    call wrap_run_update_theta_and_exner(z_temp, area, theta_v, exner, rd_o_cvd, h_start, h_end, &
+                                         v_start, v_end)
+    call update_theta_and_exner_set_verification_callback(c_funloc(on_verification), c_null_ptr)
+
+    call wrap_run_update_theta_and_exner(z_temp, area, theta_v, exner, rd_o_cvd, h_start, h_end, &
+        v_start, v_end, theta_v_before=theta_v_before, exner_before=exner_before, status=status)
+    call expect(status == 0 .and. verification_reports == 2, &
+                'run_and_verify passes the correct results, reporting both outputs')
+
+    ! One value inside the domain, off by more than the default tolerances.
+    point = h_start + 5
+    level = v_start + 2
+    exner(point + 1, level + 1) = exner(point + 1, level + 1) + 1e-6_c_double
+    call wrap_run_update_theta_and_exner(z_temp, area, theta_v, exner, rd_o_cvd, h_start, h_end, &
+        v_start, v_end, theta_v_before=theta_v_before, exner_before=exner_before, status=status)
+    call expect(status == FUSEC_ERROR_VERIFICATION, 'run_and_verify fails on a corrupted value')
+    call expect(c_string(failed_check%field) == 'exner' .and. failed_check%num_failures == 1 &
+                .and. failed_check%worst_point == point .and. failed_check%worst_level == level, &
+                'the report names the corrupted value')
+    print '(a, i0, a, i0, a, i0, a)', 'driver: verification reported ', &
+        failed_check%num_failures, ' bad value of exner at cell ', failed_check%worst_point, &
+        ', level ', failed_check%worst_level, ' (corrupted there)'
+
+    call wrap_run_update_theta_and_exner(z_temp, area, theta_v, exner, rd_o_cvd, h_start, h_end, &
+        v_start, v_end, theta_v_before=theta_v_before, exner_before=exner_before, &
+        exner_abs_tol=1e-5_c_double, status=status)
+    call expect(status == 0, 'run_and_verify passes within a caller-given tolerance')
+
+    call wrap_run_update_theta_and_exner(z_temp, area, theta_v, exner, rd_o_cvd, h_start, h_end, &
+        v_start, v_end, theta_v_before=theta_v_before, status=status)
+    call expect(status == FUSEC_ERROR_INVALID_ARGUMENT, 'only some copies are an error')
+    call update_theta_and_exner_free()
+  end subroutine check_verification
+
+end program driver

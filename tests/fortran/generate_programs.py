@@ -1,0 +1,148 @@
+#!/usr/bin/env python3
+"""Writes programs.F90 for the Fortran driver from a fusec-bench --save-outputs manifest.
+
+    generate_programs.py MANIFEST.json OUTPUT.F90
+
+For every program of the manifest, a subroutine sets the program up with the driver's padded
+layout, loads each argument from <data>/<program>/inputs into an array with nproma rows (NaN in
+the padding), calls the generated wrap_run_<program> with keyword arguments as ICON does, checks
+each output against <data>/<program>/reference and frees the program. The Fortran is generated
+because diffusion.stn has 32 programs with 372 parameters; the wrappers it calls are fusec's.
+"""
+import json
+import sys
+
+FORTRAN_MAX_NAME = 63  # fusec shortens longer names the same way (docs/integration.md)
+
+# Names of test_support that arguments must not hide.
+SUPPORT_NAMES = {"mesh", "nlev", "nproma", "num_points", "layout", "nan64", "nan32", "failures"}
+
+ELEMENT = {
+    "f64": ("real(c_double)", "F64", "nan64"),
+    "f32": ("real(c_float)", "F32", "nan32"),
+    "i32": ("integer(c_int32_t)", "I32", "-huge(0_c_int32_t)"),
+    "i1": ("logical(c_bool)", "BOOL", ".false._c_bool"),
+    "bool": ("logical(c_bool)", "BOOL", None),
+}
+LOCATIONS = {"Cell": "CELL", "Edge": "EDGE", "Vertex": "VERTEX"}
+
+
+def fortran_name(prefix, program, suffix=""):
+    """fusec's rule: keep the prefix and suffix, shorten the program name."""
+    room = FORTRAN_MAX_NAME - len(prefix) - len(suffix)
+    return prefix + program[:room] + suffix
+
+
+class Field:
+    """One field parameter from its manifest type, e.g. 'Cell x [3] x K x f64, inout'."""
+
+    def __init__(self, name, text):
+        shape, intent = [part.strip() for part in text.split(",")]
+        dims = [d.strip() for d in shape.split(" x ")]
+        self.name = name
+        self.intent = intent
+        self.declared_type, self.kind, self.fill = ELEMENT[dims.pop()]
+        self.location = LOCATIONS.get(dims[0], "NO_LOCATION")
+        self.neighbors = next((d.strip("[]") for d in dims if d.startswith("[")), "0")
+        self.levels = {"K": "nlev", "KHalf": "nlev + 1"}.get(dims[-1], "0")
+        extents = []
+        if self.location != "NO_LOCATION":
+            extents.append("nproma")
+        if self.neighbors != "0":
+            extents.append(self.neighbors)
+        if self.levels != "0":
+            extents.append(self.levels)
+        self.extents = extents
+
+    def arguments(self):
+        return f"c_loc({self.name}), {self.kind}, {self.location}, {self.neighbors}, {self.levels}"
+
+
+def wrapped(first, items, last, indent):
+    """A statement `first item, item, ... last` continued with '&' within 100 columns."""
+    lines, line = [], " " * indent + first
+    for index, item in enumerate(items):
+        text = item + ("," if index + 1 < len(items) else last)
+        if len(line) + len(text) + 3 > 100:
+            lines.append(line.rstrip() + " &")
+            line = " " * (indent + 4)
+        line += text + " "
+    lines.append(line.rstrip())
+    return lines
+
+
+def program_test(program, parameters):
+    fields, scalars = [], []
+    for parameter in parameters:
+        name, text = parameter["name"], parameter["type"]
+        if name in SUPPORT_NAMES:
+            sys.exit(f"generate_programs.py: {program}: parameter '{name}' hides a driver name")
+        if "," in text:
+            fields.append(Field(name, text))
+        else:
+            scalars.append((name, text))
+    test = fortran_name("test_", program)
+    out = [f"  subroutine {test}()"]
+    for field in fields:
+        rank = ", ".join(":" for _ in field.extents)
+        out.append(f"    {field.declared_type}, allocatable, target :: {field.name}({rank})")
+    for name, text in scalars:
+        out.append(f"    {ELEMENT[text][0]}, target :: {name}")
+    out.append(f"    call begin_program('{program}')")
+    setup = fortran_name("", program, "_setup_with_layout")
+    out += wrapped(f"call check_status({setup}(", ["mesh", "nlev", "layout", "c_null_ptr)"],
+                   ", 'setup')", 4)
+    for field in fields:
+        out.append(f"    allocate({field.name}({', '.join(field.extents)}))")
+        out.append(f"    {field.name} = {field.fill}")
+        out.append(f"    call load_field('{field.name}', {field.arguments()})")
+    for name, text in scalars:
+        out.append(f"    call load_scalar('{name}', c_loc({name}), {ELEMENT[text][1]})")
+    # Flags are default logicals in the wrappers, as in ICON.
+    arguments = [f"{name}=logical({name})" if text == "bool" else f"{name}={name}"
+                 for name, text in ((p["name"], p["type"]) for p in parameters)]
+    out += wrapped(f"call {fortran_name('wrap_run_', program)}(", arguments, ")", 4)
+    for field in fields:
+        if field.intent != "in":
+            out.append(f"    call check_output('{field.name}', {field.arguments()})")
+    out.append(f"    call {fortran_name('', program, '_free')}()")
+    out.append(f"  end subroutine {test}")
+    return test, out
+
+
+def main():
+    if len(sys.argv) != 3:
+        sys.exit("usage: generate_programs.py MANIFEST.json OUTPUT.F90")
+    with open(sys.argv[1]) as file:
+        manifest = json.load(file)
+    tests, bodies = [], []
+    for program, entry in manifest["programs"].items():
+        test, body = program_test(program, entry["parameters"])
+        tests.append(test)
+        bodies += [""] + body
+    lines = [
+        f"! Generated by generate_programs.py from {sys.argv[1]}. Do not edit.",
+        "module programs",
+        "  use, intrinsic :: iso_c_binding",
+        "  use fusec_diffusion",
+        "  use test_support",
+        "  implicit none",
+        "  private",
+        "  public :: run_every_program",
+        f"  character(*), parameter, public :: grid_name = '{manifest['grid']}'",
+        f"  integer(c_int32_t), parameter, public :: levels = {manifest['nlev']}",
+        "contains",
+        "",
+        "  ! Every program of the manifest, each set up, run once and freed.",
+        "  subroutine run_every_program()",
+    ]
+    lines += [f"    call {test}()" for test in tests]
+    lines.append("  end subroutine run_every_program")
+    lines += bodies
+    lines.append("end module programs")
+    with open(sys.argv[2], "w") as file:
+        file.write("\n".join(lines) + "\n")
+
+
+if __name__ == "__main__":
+    main()
