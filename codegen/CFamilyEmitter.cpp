@@ -384,6 +384,8 @@ private:
     KernelOp kernel = plan.op;
     plan.uses = analyzeKernel(kernel);
     plan.kblock = kernel.getKblock();
+    if (auto hblock = kernel->getAttrOfType<IntegerAttr>("hblock"))
+      plan.hblock = hblock.getInt();
     KernelScope &scope = plan.scope;
     scope.names = names.functionScope();
     NameTable &local = scope.names;

@@ -48,6 +48,9 @@ struct KernelPlan {
   std::string hlb, hub, klb, kub, point;
   /// Consecutive levels per thread (CUDA) or per OpenMP work item (C++).
   int64_t kblock = 1;
+  /// Horizontal points per CUDA block or per OpenMP work item: the kernel's
+  /// `hblock` attribute, else 0 (the target's default constant).
+  int64_t hblock = 0;
   /// Domain bounds, then captured program values.
   std::vector<Parameter> launcherParameters;
   /// Leading dimensions, then neighbour tables: read from the state by the
@@ -58,6 +61,10 @@ struct KernelPlan {
   bool hasPoints() const { return !hlb.empty(); }
   /// The ops of the kernel body, without its terminator, in order.
   llvm::SmallVector<mlir::Operation *> bodyOps();
+  /// The points per block as C++ text: the `hblock` literal, or `defaultConstant`.
+  std::string horizontalBlock(llvm::StringRef defaultConstant) const {
+    return hblock > 0 ? std::to_string(hblock) : defaultConstant.str();
+  }
   /// The kernel function's parameter list; pointers get __restrict__ there.
   std::string kernelSignature() const;
   /// The arguments the launcher passes to the kernel function.

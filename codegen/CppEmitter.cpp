@@ -5,7 +5,8 @@
 // then an `omp simd` loop over the block's points, so the innermost loop runs
 // over the unit-stride horizontal index and vectorises. A tile holds `kblock`
 // levels, so kblock sets the work per OpenMP iteration as it sets the work
-// per CUDA thread. 2-D kernels drop the level loops; vertical-only kernels
+// per CUDA thread; a kernel's `hblock` attribute replaces kHorizontalBlock as
+// the points per block. 2-D kernels drop the level loops; vertical-only kernels
 // are one simd loop over levels (their unit-stride index).
 //
 //===----------------------------------------------------------------------===//
@@ -60,12 +61,13 @@ public:
 
     std::string blocks = names.unique("h_blocks"), block = names.unique("hb");
     std::string hBegin = names.unique("h_begin"), hEnd = names.unique("h_end");
-    os << "const int32_t " << blocks << " = (" << plan.hub << " - " << plan.hlb
-       << " + kHorizontalBlock - 1) / kHorizontalBlock;\n";
+    std::string points = plan.horizontalBlock("kHorizontalBlock");
+    os << "const int32_t " << blocks << " = (" << plan.hub << " - " << plan.hlb << " + " << points
+       << " - 1) / " << points << ";\n";
     auto pointLoop = [&]() -> LogicalResult {
-      os << "const int32_t " << hBegin << " = " << plan.hlb << " + " << block
-         << " * kHorizontalBlock;\nconst int32_t " << hEnd << " = std::min(" << hBegin
-         << " + kHorizontalBlock, " << plan.hub << ");\n#pragma omp simd\n"
+      os << "const int32_t " << hBegin << " = " << plan.hlb << " + " << block << " * " << points
+         << ";\nconst int32_t " << hEnd << " = std::min(" << hBegin << " + " << points << ", "
+         << plan.hub << ");\n#pragma omp simd\n"
          << loop(plan.point, hBegin, hEnd);
       if (failed(body.emit(ops, os)))
         return failure();

@@ -1,7 +1,8 @@
 //===- CudaEmitter.cpp - kernel form to CUDA ------------------------------===//
 //
 // Thread mapping: the horizontal index on threadIdx.x/blockIdx.x (blocks of
-// kThreadsPerBlock consecutive points, so accesses coalesce), levels on
+// kThreadsPerBlock consecutive points, so accesses coalesce; a kernel's
+// `hblock` attribute replaces kThreadsPerBlock), levels on
 // blockIdx.y with each thread computing `kblock` consecutive levels in a
 // loop; work that does not depend on the level (neighbour indices, 2-D
 // loads) is computed once per thread before that loop. Vertical-only kernels
@@ -41,10 +42,11 @@ public:
   }
 
   LogicalResult emitKernel(codegen::KernelPlan &plan, raw_ostream &os) const override {
-    os << "static __global__ void __launch_bounds__(kThreadsPerBlock) " << plan.function << "("
+    std::string threads = plan.horizontalBlock("kThreadsPerBlock");
+    os << "static __global__ void __launch_bounds__(" << threads << ") " << plan.function << "("
        << plan.kernelSignature() << ") {\n";
     codegen::KernelBodyEmitter body(plan.op, plan.scope, /*unrollReductions=*/true);
-    std::string thread = "static_cast<int32_t>(blockIdx.x * kThreadsPerBlock + threadIdx.x)";
+    std::string thread = "static_cast<int32_t>(blockIdx.x * " + threads + " + threadIdx.x)";
     // The thread's index along x: the point, or the level of a vertical-only kernel.
     const std::string &xIndex = plan.hasPoints() ? plan.point : plan.scope.level;
     os << "const int32_t " << xIndex << " = " << (plan.hasPoints() ? plan.hlb : plan.klb) << " + "
@@ -65,7 +67,8 @@ public:
       return "static_cast<unsigned>((" + ub.str() + " - " + lb.str() + " + " + roundUp.str() +
              ") / " + perBlock.str() + ")";
     };
-    std::string threads = "kThreadsPerBlock", threadsRoundUp = "kThreadsPerBlock - 1";
+    std::string threads = plan.horizontalBlock("kThreadsPerBlock");
+    std::string threadsRoundUp = threads + " - 1";
     std::string grid;
     if (!plan.hasPoints()) {
       grid = blocksOf(plan.klb, plan.kub, threads, threadsRoundUp);
@@ -75,7 +78,7 @@ public:
         grid += ", " + blocksOf(plan.klb, plan.kub, std::to_string(plan.kblock),
                                 std::to_string(plan.kblock - 1));
     }
-    os << plan.function << "<<<dim3(" << grid << "), kThreadsPerBlock, 0, " << state
+    os << plan.function << "<<<dim3(" << grid << "), " << threads << ", 0, " << state
        << ".stream>>>(" << plan.kernelArguments() << ");\nreturn fusec::launch_status();\n";
   }
 

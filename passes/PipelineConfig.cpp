@@ -59,7 +59,7 @@ ProgramChoice parseProgram(const std::string &name, const YAML::Node &node) {
 
 StencilChoice parseStencil(const std::string &name, const YAML::Node &node) {
   std::string what = "stencil '" + name + "'";
-  checkKeys(node, {"kblock", "recompute", "reason"}, what);
+  checkKeys(node, {"kblock", "recompute", "hblock", "reason"}, what);
   StencilChoice choice;
   if (const YAML::Node kblock = node["kblock"]) {
     int64_t value = 0;
@@ -73,8 +73,15 @@ StencilChoice parseStencil(const std::string &name, const YAML::Node &node) {
       fail(recompute, "recompute of " + what + " must be true or false");
     choice.recompute = value;
   }
-  if (!choice.kblock && !choice.recompute)
-    fail(node, what + " chooses nothing: give kblock or recompute");
+  if (const YAML::Node hblock = node["hblock"]) {
+    int64_t value = 0;
+    if (!YAML::convert<int64_t>::decode(hblock, value) || value < 32 || value > 1024 ||
+        value % 32 != 0)
+      fail(hblock, "hblock of " + what + " must be a multiple of 32 from 32 to 1024");
+    choice.hblock = value;
+  }
+  if (!choice.kblock && !choice.recompute && !choice.hblock)
+    fail(node, what + " chooses nothing: give kblock, recompute or hblock");
   choice.reason = requireReason(node, what);
   return choice;
 }
@@ -160,6 +167,8 @@ std::string printPipelineConfig(const PipelineConfig &config, const std::string 
         out << YAML::Key << "kblock" << YAML::Value << *choice.kblock;
       if (choice.recompute)
         out << YAML::Key << "recompute" << YAML::Value << *choice.recompute;
+      if (choice.hblock)
+        out << YAML::Key << "hblock" << YAML::Value << *choice.hblock;
       out << YAML::Key << "reason" << YAML::Value << choice.reason << YAML::EndMap;
     }
     out << YAML::EndMap;

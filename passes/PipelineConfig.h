@@ -12,6 +12,7 @@
 //     calculate_nabla2_for_w:
 //       recompute: false         # keep its result in memory
 //       kblock: 4                # levels per thread
+//       hblock: 64               # points per OpenMP work item / CUDA threads per block
 //       reason: measured 1.2x faster (fusec-bench --autotune)
 //
 // Reading is strict: unknown keys, programs or stencils, missing reasons and
@@ -39,6 +40,10 @@ struct ProgramChoice {
 struct StencilChoice {
   std::optional<int64_t> kblock;
   std::optional<bool> recompute;
+  /// Horizontal points per block of the kernels computing the stencil: per
+  /// OpenMP work item (C++), threads per block (CUDA). A multiple of 32 from
+  /// 32 to 1024.
+  std::optional<int64_t> hblock;
   std::string reason;
 };
 

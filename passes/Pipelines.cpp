@@ -117,6 +117,23 @@ static LogicalResult markStencilChoices(ModuleOp module, const PipelineConfig &c
   return success();
 }
 
+/// `hblock` of the configured stencils, on the kernels computing them (the
+/// largest when a fused kernel computes several): what the emitters read.
+static void markKernelBlocks(ModuleOp module, const PipelineConfig &config) {
+  module.walk([&](stn::KernelOp kernel) {
+    llvm::SmallVector<llvm::StringRef> parts;
+    kernel.getName().split(parts, '+');
+    std::optional<int64_t> hblock;
+    for (llvm::StringRef part : parts) {
+      auto choice = config.stencils.find(part.str());
+      if (choice != config.stencils.end() && choice->second.hblock)
+        hblock = std::max(hblock.value_or(0), *choice->second.hblock);
+    }
+    if (hblock)
+      kernel->setAttr("hblock", Builder(kernel.getContext()).getI64IntegerAttr(*hblock));
+  });
+}
+
 LogicalResult runPipelines(ModuleOp module, const PipelineConfig &config, bool lower,
                            std::string &error) {
   if (failed(markStencilChoices(module, config, error)))
@@ -155,6 +172,8 @@ LogicalResult runPipelines(ModuleOp module, const PipelineConfig &config, bool l
     OpBuilder(program).clone(*result);
     program.erase();
   }
+  if (lower)
+    markKernelBlocks(module, config);
   return success();
 }
 

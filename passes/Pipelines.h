@@ -27,8 +27,9 @@ void buildKernelLoweringPipeline(mlir::OpPassManager &pm);
 /// Runs on every program of `module` the optimisation pipeline `config` picks
 /// for it (programs sharing a pipeline run together), after marking the
 /// applications of configured stencils (`kblock`, `keep_in_memory`), and then,
-/// when `lower` is set, the kernel lowering. Unknown programs or stencils in
-/// the configuration, and invalid pipelines, are errors.
+/// when `lower` is set, the kernel lowering, after which the kernels computing
+/// a stencil with `hblock` carry it as an attribute. Unknown programs or
+/// stencils in the configuration, and invalid pipelines, are errors.
 mlir::LogicalResult runPipelines(mlir::ModuleOp module, const PipelineConfig &config, bool lower,
                                  std::string &error);
 

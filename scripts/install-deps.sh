@@ -22,7 +22,7 @@ if [ ${#missing[@]} -gt 0 ]; then
   $sudo_cmd apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
 fi
 
-python_packages=(lit numpy)
+python_packages=(lit numpy matplotlib)
 for pkg in "${python_packages[@]}"; do
   python3 -c "import $pkg" 2>/dev/null || python3 -m pip install -q "$pkg"
 done

@@ -27,6 +27,7 @@ stencils:
   calculate_nabla2_for_w:
     recompute: false
     kblock: 4
+    hblock: 64
     reason: autotuned
 )",
                                      "cfg.yaml", config, error));
@@ -36,6 +37,7 @@ stencils:
   const auto &choice = config.stencils.at("calculate_nabla2_for_w");
   CHECK(*choice.kblock == 4);
   CHECK(*choice.recompute == false);
+  CHECK(*choice.hblock == 64);
   CHECK(choice.reason == "autotuned");
 }
 
@@ -57,10 +59,14 @@ TEST_CASE("mistakes are errors with line and column", "[config]") {
   CHECK(parseError("stencils:\n  s:\n    recompute: maybe\n    reason: x\n") ==
         "cfg.yaml:3:16: error: recompute of stencil 's' must be true or false");
   CHECK(parseError("stencils:\n  s:\n    reason: x\n") ==
-        "cfg.yaml:3:5: error: stencil 's' chooses nothing: give kblock or recompute");
+        "cfg.yaml:3:5: error: stencil 's' chooses nothing: give kblock, recompute or hblock");
+  CHECK(parseError("stencils:\n  s:\n    hblock: 100\n    reason: x\n") ==
+        "cfg.yaml:3:13: error: hblock of stencil 's' must be a multiple of 32 from 32 to 1024");
+  CHECK(parseError("stencils:\n  s:\n    hblock: 2048\n    reason: x\n") ==
+        "cfg.yaml:3:13: error: hblock of stencil 's' must be a multiple of 32 from 32 to 1024");
   CHECK(parseError("stencils:\n  s:\n    kblok: 2\n") ==
-        "cfg.yaml:3:5: error: unknown key 'kblok' in stencil 's' (valid keys: kblock, reason, "
-        "recompute)");
+        "cfg.yaml:3:5: error: unknown key 'kblok' in stencil 's' (valid keys: hblock, kblock, "
+        "reason, recompute)");
   CHECK(parseError("default: [a\n").rfind("cfg.yaml:", 0) == 0);
 }
 
@@ -68,7 +74,11 @@ TEST_CASE("writing and reading gives the same configuration", "[config]") {
   PipelineConfig config;
   config.defaultPipeline = "fuse-all";
   config.programs["p"] = {"none", "slower fused"};
-  config.stencils["s"] = {8, std::nullopt, "1.10x faster"};
+  fusec::StencilChoice choice;
+  choice.kblock = 8;
+  choice.hblock = 256;
+  choice.reason = "1.10x faster";
+  config.stencils["s"] = choice;
   std::string text = fusec::printPipelineConfig(config, "written by a test");
   CHECK(text == fusec::printPipelineConfig(config, "written by a test"));
   PipelineConfig again;
@@ -76,5 +86,7 @@ TEST_CASE("writing and reading gives the same configuration", "[config]") {
   REQUIRE(fusec::parsePipelineConfig(text, "again.yaml", again, error));
   CHECK(again.pipelineFor("p") == "none");
   CHECK(*again.stencils.at("s").kblock == 8);
+  CHECK(*again.stencils.at("s").hblock == 256);
+  CHECK_FALSE(again.stencils.at("s").recompute);
   CHECK(again.stencils.at("s").reason == "1.10x faster");
 }

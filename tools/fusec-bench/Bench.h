@@ -1,12 +1,16 @@
 //===- Bench.h - fusec-bench run: compile, run, verify, time ------*- C++ -*-===//
 //
 // `fusec-bench run FILE` parses a .stn file once; for each pipeline compiles
-// the whole module and (C++ backend) builds one shared library from the
-// emitted C++; then, for each program, generates identical inputs for every
-// variant, runs the reference interpreter on the unoptimised program as the
-// oracle, runs each variant (verification on fresh copies of the inputs, then
-// timed runs), compares every output and reports verdicts and times.
-// docs/bench.md describes the command line, the inputs file and the outputs.
+// the selected programs and (compiled backends) builds one shared library from
+// the emitted C++ or CUDA; measures a copy kernel's bandwidth; then, for each
+// program, generates identical inputs for every variant, runs the reference
+// interpreter on the unoptimised program as the oracle, runs each variant
+// (verification on fresh copies of the inputs, then timed runs with the
+// emitted code's per-kernel timers), compares every output and reports
+// verdicts, times, speed-ups, the memory-bandwidth limit, the whole step and
+// ICON's OpenACC timers. With `autotune`, it searches per program for the
+// fastest configuration instead (Autotune.h). docs/bench.md describes the
+// command line, the inputs file and the outputs.
 //
 //===----------------------------------------------------------------------===//
 
@@ -22,7 +26,7 @@
 
 namespace fusec::bench {
 
-enum class Backend { Cpp, Interpreter };
+enum class Backend { Cpp, Cuda, Interpreter };
 
 struct BenchOptions {
   std::string inputPath;
@@ -51,14 +55,27 @@ struct BenchOptions {
   std::optional<double> rtol, atol;
   std::string cacheDirectory;
   std::string runtimeInclude;
+  /// GPU architecture of --backend cuda.
+  std::string cudaArch = "sm_80";
+  std::optional<std::string> markdownPath;
+  /// ICON's OpenACC timers (bencher JSON) to compare with.
+  std::optional<std::string> openaccPath;
+  /// The program whose one call is the whole step (weights from its structure).
+  std::string stepProgram = "diffusion_step";
+  /// Search per program and write the winners to `writeConfig`.
+  bool autotune = false;
+  std::optional<std::string> writeConfig;
+  /// Autotune keeps a change only when the median drops by at least this fraction.
+  double minimumGain = 0.05;
 };
 
 /// Splits a --pipelines or --programs value at the commas outside braces.
 std::vector<std::string> splitList(const std::string &text);
 
-/// Runs the whole benchmark. The report goes to `out`, errors to `errs`.
-/// Returns the exit status: 0 when every variant of every program verified,
-/// 1 otherwise (and on any error).
+/// Runs the whole benchmark (or, with `autotune`, the search). The report goes
+/// to `out`; errors, notes and the progress bar to `errs`. Returns the exit
+/// status: 0 when every variant of every program verified, 1 otherwise (and
+/// on any error).
 int runBench(const BenchOptions &options, llvm::raw_ostream &out, llvm::raw_ostream &errs);
 
 } // namespace fusec::bench

@@ -1,4 +1,4 @@
-//===- CallShim.cpp - one uniform entry point per program -----------------===//
+//===- CallShim.cpp - what fusec-bench appends to the emitted code --------===//
 
 #include "CallShim.h"
 
@@ -12,7 +12,95 @@ namespace fusec::bench {
 
 std::string callShimName(const std::string &program) { return "fusec_bench_call_" + program; }
 
-mlir::FailureOr<std::string> emitCallShims(mlir::ModuleOp module) {
+/// The copy kernel for CPUs: first touch and copies use OpenMP's static schedule, as the
+/// variants' loops do, so each thread copies the pages it owns.
+static const char *const kCpuCopy = R"(
+#include <chrono>
+#include <cstdlib>
+
+extern "C" int fusec_bench_measure_copy(int64_t elements, int32_t repeat, double *seconds) {
+  double *a = static_cast<double *>(std::malloc(sizeof(double) * elements));
+  double *b = static_cast<double *>(std::malloc(sizeof(double) * elements));
+  if (a == nullptr || b == nullptr) {
+    std::free(a);
+    std::free(b);
+    return FUSEC_ERROR_OUT_OF_MEMORY;
+  }
+#pragma omp parallel for schedule(static)
+  for (int64_t i = 0; i < elements; ++i) {
+    a[i] = 1.0;
+    b[i] = 0.0;
+  }
+  for (int32_t r = 0; r < repeat; ++r) {
+    auto start = std::chrono::steady_clock::now();
+#pragma omp parallel for schedule(static)
+    for (int64_t i = 0; i < elements; ++i)
+      b[i] = a[i];
+    seconds[r] = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  }
+  std::free(a);
+  std::free(b);
+  return FUSEC_SUCCESS;
+}
+)";
+
+/// The copy kernel and device memory for GPUs.
+static const char *const kCudaSupport = R"(
+static __global__ void fusec_bench_copy_kernel(const double *__restrict__ a,
+                                               double *__restrict__ b, int64_t elements) {
+  for (int64_t i = blockIdx.x * static_cast<int64_t>(blockDim.x) + threadIdx.x; i < elements;
+       i += static_cast<int64_t>(gridDim.x) * blockDim.x)
+    b[i] = a[i];
+}
+
+extern "C" int fusec_bench_measure_copy(int64_t elements, int32_t repeat, double *seconds) {
+  double *a = nullptr, *b = nullptr;
+  cudaEvent_t start = nullptr, stop = nullptr;
+  int status = FUSEC_SUCCESS;
+  if (cudaMalloc(&a, sizeof(double) * elements) != cudaSuccess ||
+      cudaMalloc(&b, sizeof(double) * elements) != cudaSuccess ||
+      cudaMemset(a, 0, sizeof(double) * elements) != cudaSuccess ||
+      cudaEventCreate(&start) != cudaSuccess || cudaEventCreate(&stop) != cudaSuccess)
+    status = FUSEC_ERROR_CUDA;
+  const unsigned threads = 256;
+  const unsigned blocks = static_cast<unsigned>((elements + threads - 1) / threads);
+  for (int32_t r = 0; r < repeat && status == FUSEC_SUCCESS; ++r) {
+    float milliseconds = 0.0f;
+    cudaEventRecord(start);
+    fusec_bench_copy_kernel<<<blocks, threads>>>(a, b, elements);
+    cudaEventRecord(stop);
+    if (cudaEventSynchronize(stop) != cudaSuccess || cudaGetLastError() != cudaSuccess ||
+        cudaEventElapsedTime(&milliseconds, start, stop) != cudaSuccess)
+      status = FUSEC_ERROR_CUDA;
+    seconds[r] = 1e-3 * milliseconds;
+  }
+  cudaEventDestroy(start);
+  cudaEventDestroy(stop);
+  cudaFree(a);
+  cudaFree(b);
+  return status;
+}
+
+extern "C" int fusec_bench_device_alloc(void **pointer, size_t bytes) {
+  return cudaMalloc(pointer, bytes) == cudaSuccess ? FUSEC_SUCCESS : FUSEC_ERROR_CUDA;
+}
+
+extern "C" void fusec_bench_device_free(void *pointer) { cudaFree(pointer); }
+
+extern "C" int fusec_bench_upload(void *device, const void *host, size_t bytes) {
+  return cudaMemcpy(device, host, bytes, cudaMemcpyHostToDevice) == cudaSuccess
+             ? FUSEC_SUCCESS
+             : FUSEC_ERROR_CUDA;
+}
+
+extern "C" int fusec_bench_download(void *host, const void *device, size_t bytes) {
+  return cudaMemcpy(host, device, bytes, cudaMemcpyDeviceToHost) == cudaSuccess
+             ? FUSEC_SUCCESS
+             : FUSEC_ERROR_CUDA;
+}
+)";
+
+mlir::FailureOr<std::string> emitBenchSupport(mlir::ModuleOp module, ShimTarget target) {
   auto interfaces = codegen::describeInterfaces(module);
   if (mlir::failed(interfaces))
     return mlir::failure();
@@ -21,8 +109,8 @@ mlir::FailureOr<std::string> emitCallShims(mlir::ModuleOp module) {
   os << "\n// fusec-bench: one entry point per program taking its arguments as an array of\n"
         "// pointers (fields: the data; scalars: the value).\n";
   for (const codegen::ProgramInterface &interface : *interfaces) {
-    os << "extern \"C\" int " << callShimName(interface.name)
-       << "(void *const *arguments) {\n  return " << interface.run << "(";
+    os << "extern \"C\" int " << callShimName(interface.name) << "(void *const *arguments) {\n  ";
+    os << (target == ShimTarget::Cuda ? "if (int status = " : "return ") << interface.run << "(";
     std::vector<std::string> arguments;
     for (auto [index, parameter] : llvm::enumerate(interface.parameters)) {
       std::string slot = "arguments[" + std::to_string(index) + "]";
@@ -35,8 +123,15 @@ mlir::FailureOr<std::string> emitCallShims(mlir::ModuleOp module) {
                             slot + ")");
       }
     }
-    os << llvm::join(arguments, ", ") << ");\n}\n";
+    os << llvm::join(arguments, ", ") << ")";
+    if (target == ShimTarget::Cuda)
+      os << ")\n    return status;\n  return cudaDeviceSynchronize() == cudaSuccess ? "
+            "FUSEC_SUCCESS : FUSEC_ERROR_CUDA;\n";
+    else
+      os << ";\n";
+    os << "}\n";
   }
+  os << (target == ShimTarget::Cuda ? kCudaSupport : kCpuCopy);
   return os.str();
 }
 

@@ -1,13 +1,29 @@
-//===- CallShim.h - one uniform entry point per program -----------*- C++ -*-===//
+//===- CallShim.h - what fusec-bench appends to the emitted code --*- C++ -*-===//
 //
 // Every program's P_run has its own signature (fields as pointers, scalars by
 // value), which a tool cannot call through dlsym without knowing it at compile
-// time. fusec-bench therefore appends to the emitted C++, for each program,
+// time. fusec-bench therefore appends to the emitted code, for each program,
 //
 //   extern "C" int fusec_bench_call_P(void *const *arguments);
 //
-// which calls P_run with arguments[i] as the i-th argument: a field's data
-// pointer, or a pointer to a scalar of the parameter's C type.
+// which calls P_run with arguments[i] as the i-th argument (a field's data
+// pointer, or a pointer to a scalar of the parameter's C type) and, on CUDA,
+// waits for the device. Once per library it appends
+//
+//   extern "C" int fusec_bench_measure_copy(int64_t elements, int32_t repeat,
+//                                           double *seconds);
+//
+// a STREAM-like copy b[i] = a[i] of two arrays of `elements` doubles, timed
+// `repeat` times (OpenMP threads with the variants' static schedule on CPUs, a
+// device kernel timed with CUDA events on GPUs), compiled with the variants'
+// own flags; and, for CUDA only, the device memory the tool needs:
+//
+//   int  fusec_bench_device_alloc(void **pointer, size_t bytes);
+//   void fusec_bench_device_free(void *pointer);
+//   int  fusec_bench_upload(void *device, const void *host, size_t bytes);
+//   int  fusec_bench_download(void *host, const void *device, size_t bytes);
+//
+// All return 0 on success.
 //
 //===----------------------------------------------------------------------===//
 
@@ -24,8 +40,11 @@ namespace fusec::bench {
 /// The shim's symbol for `program`.
 std::string callShimName(const std::string &program);
 
-/// The shims of every program of `module` (kernel form), as C++ source.
-mlir::FailureOr<std::string> emitCallShims(mlir::ModuleOp module);
+enum class ShimTarget { Cpp, Cuda };
+
+/// The shims of every program of `module` (kernel form), the copy kernel and,
+/// for CUDA, the device memory functions, as source text for `target`.
+mlir::FailureOr<std::string> emitBenchSupport(mlir::ModuleOp module, ShimTarget target);
 
 } // namespace fusec::bench
 

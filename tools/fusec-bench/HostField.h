@@ -75,6 +75,7 @@ struct ScalarArgument {
 /// One argument of a program call: a field or a scalar.
 struct ArgumentValue {
   bool isField = false;
+  bool isOutput = false; // an out or inout field: what a run writes
   HostField field;
   ScalarArgument scalar;
 };

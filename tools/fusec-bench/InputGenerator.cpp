@@ -472,6 +472,7 @@ Result<GeneratedArguments> InputGenerator::generate(const ProgramSignature &prog
   for (const Parameter &parameter : program.parameters) {
     ArgumentValue value;
     value.isField = parameter.isField;
+    value.isOutput = parameter.isOutput();
     std::optional<std::string> path;
     if (source.directory)
       path = findInputFile(*source.directory, program.name, parameter.name);

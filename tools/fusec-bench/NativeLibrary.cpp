@@ -1,4 +1,4 @@
-//===- NativeLibrary.cpp - emitted C++ compiled and loaded ----------------===//
+//===- NativeLibrary.cpp - emitted code compiled and loaded ---------------===//
 
 #include "NativeLibrary.h"
 
@@ -17,17 +17,35 @@
 
 namespace fusec::bench {
 
-Result<HostCompiler> HostCompiler::find(const std::string &runtimeInclude) {
-  std::string name = llvm::sys::Process::GetEnv("CXX").value_or("c++");
+/// The program named by environment variable `variable`, else `fallback`, on the PATH.
+static Result<std::string> findProgram(const char *variable, const std::string &fallback,
+                                       const std::string &hint) {
+  std::string name = llvm::sys::Process::GetEnv(variable).value_or(fallback);
   llvm::ErrorOr<std::string> program = llvm::sys::findProgramByName(name);
   if (!program)
-    return Status::failure("cannot find the C++ compiler '" + name +
-                           "' (set CXX, or use --backend interp)");
-  HostCompiler compiler;
-  compiler.program = *program;
-  compiler.flags = {"-std=c++17", "-O2", "-fopenmp", "-fPIC", "-shared", "-I", runtimeInclude};
-  compiler.runtimeInclude = runtimeInclude;
-  return compiler;
+    return Status::failure("cannot find the compiler '" + name + "' (" + hint + ")");
+  return *program;
+}
+
+Result<Compiler> Compiler::findCpp(const std::string &runtimeInclude) {
+  Result<std::string> program = findProgram("CXX", "c++", "set CXX, or use --backend interp");
+  if (!program)
+    return program.status();
+  return Compiler{*program,
+                  {"-std=c++17", "-O2", "-fopenmp", "-fPIC", "-shared", "-I", runtimeInclude},
+                  runtimeInclude,
+                  ".cpp"};
+}
+
+Result<Compiler> Compiler::findCuda(const std::string &runtimeInclude, const std::string &arch) {
+  Result<std::string> program = findProgram("NVCC", "nvcc", "set NVCC or put nvcc on the PATH");
+  if (!program)
+    return program.status();
+  return Compiler{*program,
+                  {"-std=c++17", "-O2", "-arch=" + arch, "-Xcompiler", "-fPIC", "-shared", "-I",
+                   runtimeInclude},
+                  runtimeInclude,
+                  ".cu"};
 }
 
 Result<std::unique_ptr<SharedLibrary>> SharedLibrary::open(const std::string &path) {
@@ -43,7 +61,7 @@ SharedLibrary::~SharedLibrary() { dlclose(handle_); }
 void *SharedLibrary::symbol(const std::string &name) const { return dlsym(handle_, name.c_str()); }
 
 /// The cache key: the source, the command, and every runtime header the source may include.
-static std::string cacheKey(const std::string &source, const HostCompiler &compiler) {
+static std::string cacheKey(const std::string &source, const Compiler &compiler) {
   llvm::SHA256 hash;
   auto add = [&](llvm::StringRef text) {
     hash.update(std::to_string(text.size()));
@@ -94,7 +112,7 @@ static std::string head(const std::string &path, size_t maxLines) {
   return llvm::join(lines, "\n");
 }
 
-Result<BuiltLibrary> buildSharedLibrary(const std::string &source, const HostCompiler &compiler,
+Result<BuiltLibrary> buildSharedLibrary(const std::string &source, const Compiler &compiler,
                                         const std::string &cacheDirectory) {
   if (std::error_code error = llvm::sys::fs::create_directories(cacheDirectory))
     return Status::failure("cannot create the cache directory '" + cacheDirectory +
@@ -105,7 +123,7 @@ Result<BuiltLibrary> buildSharedLibrary(const std::string &source, const HostCom
   if (llvm::sys::fs::exists(libraryPath)) {
     built.fromCache = true;
   } else {
-    std::string sourcePath = stem + ".cpp";
+    std::string sourcePath = stem + compiler.sourceExtension;
     if (Status status = writeAtomically(sourcePath, source); !status)
       return status;
     // Compile under a name of our own, then rename: a concurrent run compiling the same
@@ -131,7 +149,7 @@ Result<BuiltLibrary> buildSharedLibrary(const std::string &source, const HostCom
       llvm::sys::fs::remove(partial);
       // The source and the log stay for the user to inspect.
       return Status::failure(
-          "compiling the emitted C++ failed (" +
+          "compiling the emitted code failed (" +
           (message.empty() ? "exit status " + std::to_string(exitCode) : message) +
           "); source: " + sourcePath + ", log: " + logPath + "\n" + head(logPath, 20));
     }

@@ -1,8 +1,12 @@
-//===- NativeLibrary.h - emitted C++ compiled and loaded ----------*- C++ -*-===//
+//===- NativeLibrary.h - emitted code compiled and loaded ---------*- C++ -*-===//
 //
-// Emitted C++ is compiled with the host compiler into a shared library,
+// Emitted code is compiled into a shared library, C++ with the host compiler,
 //
 //   $CXX (default c++) -std=c++17 -O2 -fopenmp -fPIC -shared -I <runtime/include>
+//
+// CUDA with nvcc,
+//
+//   $NVCC (default nvcc) -std=c++17 -O2 -arch=<arch> -Xcompiler -fPIC -shared -I <runtime/include>
 //
 // and kept in a cache directory under the SHA-256 of the source, the command and
 // the runtime headers, so repeated runs (and every test that compiles the same
@@ -23,13 +27,17 @@
 
 namespace fusec::bench {
 
-struct HostCompiler {
+/// A compiler that turns one emitted source file into a shared library.
+struct Compiler {
   std::string program; // absolute path
   std::vector<std::string> flags;
   std::string runtimeInclude;
+  std::string sourceExtension; // ".cpp" or ".cu"
 
   /// `$CXX`, else `c++`, found on the PATH at run time.
-  static Result<HostCompiler> find(const std::string &runtimeInclude);
+  static Result<Compiler> findCpp(const std::string &runtimeInclude);
+  /// `$NVCC`, else `nvcc`, for GPU architecture `arch` (e.g. sm_90).
+  static Result<Compiler> findCuda(const std::string &runtimeInclude, const std::string &arch);
 };
 
 /// A loaded shared library; unloaded on destruction.
@@ -58,7 +66,7 @@ struct BuiltLibrary {
 
 /// Compiles `source` (or finds it in `cacheDirectory`, created if needed) and
 /// loads it. On a compiler error the message names the kept source and log.
-Result<BuiltLibrary> buildSharedLibrary(const std::string &source, const HostCompiler &compiler,
+Result<BuiltLibrary> buildSharedLibrary(const std::string &source, const Compiler &compiler,
                                         const std::string &cacheDirectory);
 
 } // namespace fusec::bench

@@ -4,6 +4,8 @@
 
 #include "CallShim.h"
 
+#include <cstring>
+
 namespace fusec::bench {
 
 static FieldView::Element interpreterElement(DType dtype) {
@@ -20,7 +22,15 @@ static FieldView::Element interpreterElement(DType dtype) {
   return FieldView::Element::F64;
 }
 
-void InterpreterRunner::bind(std::vector<ArgumentValue> &arguments) {
+/// Copies the output fields of `from` into the buffers of `to` (same formats).
+static void copyOutputs(const std::vector<ArgumentValue> &from, std::vector<ArgumentValue> &to) {
+  for (size_t i = 0; i < from.size(); ++i)
+    if (from[i].isField && from[i].isOutput)
+      std::memcpy(to[i].field.data(), from[i].field.data(), from[i].field.bytes().size());
+}
+
+Status InterpreterRunner::bind(std::vector<ArgumentValue> &arguments) {
+  this->arguments = &arguments;
   bound.clear();
   for (ArgumentValue &value : arguments) {
     if (value.isField) {
@@ -46,12 +56,18 @@ void InterpreterRunner::bind(std::vector<ArgumentValue> &arguments) {
       break;
     }
   }
+  return Status::success();
 }
 
 Status InterpreterRunner::run() {
   std::string error;
   if (mlir::failed(interpreter.run(program, bound, error)))
     return Status::failure("the interpreter failed: " + error);
+  return Status::success();
+}
+
+Status InterpreterRunner::restoreOutputs(const std::vector<ArgumentValue> &initial) {
+  copyOutputs(initial, *arguments);
   return Status::success();
 }
 
@@ -69,6 +85,18 @@ Result<std::unique_ptr<NativeRunner>> NativeRunner::create(const SharedLibrary &
   if (!setup || !runner->call || !runner->errorMessage || !release)
     return Status::failure("'" + library.path() + "' lacks the functions of program '" + program +
                            "'");
+  if (void *allocate = library.symbol("fusec_bench_device_alloc")) {
+    DeviceMemory device;
+    device.allocate = reinterpret_cast<int (*)(void **, size_t)>(allocate);
+    device.release = reinterpret_cast<void (*)(void *)>(library.symbol("fusec_bench_device_free"));
+    device.upload = reinterpret_cast<int (*)(void *, const void *, size_t)>(
+        library.symbol("fusec_bench_upload"));
+    device.download = reinterpret_cast<int (*)(void *, const void *, size_t)>(
+        library.symbol("fusec_bench_download"));
+    if (!device.release || !device.upload || !device.download)
+      return Status::failure("'" + library.path() + "' lacks fusec-bench's device functions");
+    runner->device = device;
+  }
   if (int status = setup(&mesh, nlev, nullptr))
     return runner->failure(program + "_setup", status);
   runner->release = release;
@@ -76,8 +104,16 @@ Result<std::unique_ptr<NativeRunner>> NativeRunner::create(const SharedLibrary &
 }
 
 NativeRunner::~NativeRunner() {
+  releaseDeviceFields();
   if (release)
     release();
+}
+
+void NativeRunner::releaseDeviceFields() {
+  for (void *field : deviceFields)
+    if (field)
+      device->release(field);
+  deviceFields.clear();
 }
 
 Status NativeRunner::failure(const std::string &what, int status) const {
@@ -85,13 +121,27 @@ Status NativeRunner::failure(const std::string &what, int status) const {
                          errorMessage(status));
 }
 
-void NativeRunner::bind(std::vector<ArgumentValue> &arguments) {
+Status NativeRunner::bind(std::vector<ArgumentValue> &arguments) {
+  this->arguments = &arguments;
   scalars.assign(arguments.size(), ScalarSlot{});
   pointers.assign(arguments.size(), nullptr);
+  if (device)
+    releaseDeviceFields();
   for (size_t i = 0; i < arguments.size(); ++i) {
     ArgumentValue &value = arguments[i];
     if (value.isField) {
       pointers[i] = value.field.data();
+      if (device) {
+        void *copy = nullptr;
+        size_t bytes = value.field.bytes().size();
+        if (int status = device->allocate(&copy, bytes))
+          return failure("allocating " + std::to_string(bytes) + " bytes on the device", status);
+        deviceFields.resize(arguments.size(), nullptr);
+        deviceFields[i] = copy;
+        if (int status = device->upload(copy, value.field.data(), bytes))
+          return failure("copying '" + std::to_string(i) + "' to the device", status);
+        pointers[i] = copy;
+      }
       continue;
     }
     ScalarSlot &slot = scalars[i];
@@ -114,11 +164,38 @@ void NativeRunner::bind(std::vector<ArgumentValue> &arguments) {
     }
     pointers[i] = &slot;
   }
+  return Status::success();
 }
 
 Status NativeRunner::run() {
   if (int status = call(pointers.data()))
     return failure(program + "_run", status);
+  return Status::success();
+}
+
+Status NativeRunner::fetchOutputs() {
+  if (!device)
+    return Status::success();
+  for (size_t i = 0; i < arguments->size(); ++i) {
+    ArgumentValue &value = (*arguments)[i];
+    if (value.isField && value.isOutput)
+      if (int status = device->download(value.field.data(), deviceFields[i],
+                                        value.field.bytes().size()))
+        return failure("copying the results from the device", status);
+  }
+  return Status::success();
+}
+
+Status NativeRunner::restoreOutputs(const std::vector<ArgumentValue> &initial) {
+  if (!device) {
+    copyOutputs(initial, *arguments);
+    return Status::success();
+  }
+  for (size_t i = 0; i < initial.size(); ++i)
+    if (initial[i].isField && initial[i].isOutput)
+      if (int status = device->upload(deviceFields[i], initial[i].field.data(),
+                                      initial[i].field.bytes().size()))
+        return failure("resetting the outputs on the device", status);
   return Status::success();
 }
 

@@ -1,8 +1,9 @@
 //===- ProgramRunner.h - running one program of one variant -------*- C++ -*-===//
 //
-// The same calls on the reference interpreter and on compiled C++: bind the
+// The same calls on the reference interpreter and on compiled code: bind the
 // argument buffers once, then run as often as needed (the timed loop only
-// calls `run`).
+// calls `run`). Compiled CUDA works on device copies of the bound buffers:
+// `fetchOutputs` brings the results back, `restoreOutputs` resets them.
 //
 //===----------------------------------------------------------------------===//
 
@@ -17,6 +18,7 @@
 #include "fusec/status.h"
 
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -27,8 +29,12 @@ public:
   virtual ~ProgramRunner() = default;
   /// Uses `arguments` (in parameter order) for every later run; their buffers
   /// must stay where they are.
-  virtual void bind(std::vector<ArgumentValue> &arguments) = 0;
+  virtual Status bind(std::vector<ArgumentValue> &arguments) = 0;
   virtual Status run() = 0;
+  /// After a run: the output fields of the bound arguments hold its results.
+  virtual Status fetchOutputs() { return Status::success(); }
+  /// Resets the output fields to their values in `initial` (same formats).
+  virtual Status restoreOutputs(const std::vector<ArgumentValue> &initial) = 0;
 };
 
 /// Runs `program` with the reference interpreter.
@@ -36,38 +42,53 @@ class InterpreterRunner : public ProgramRunner {
 public:
   InterpreterRunner(Interpreter &interpreter, std::string program)
       : interpreter(interpreter), program(std::move(program)) {}
-  void bind(std::vector<ArgumentValue> &arguments) override;
+  Status bind(std::vector<ArgumentValue> &arguments) override;
   Status run() override;
+  Status restoreOutputs(const std::vector<ArgumentValue> &initial) override;
 
 private:
   Interpreter &interpreter;
   std::string program;
+  std::vector<ArgumentValue> *arguments = nullptr;
   std::vector<Argument> bound;
 };
 
-/// Runs `program` of a library compiled from emitted C++ (with call shims):
-/// set up on creation, freed on destruction.
+/// Runs `program` of a library compiled from emitted code (with call shims):
+/// set up on creation, freed on destruction. When the library has device
+/// memory functions (CUDA), fields live on the device while bound.
 class NativeRunner : public ProgramRunner {
 public:
   static Result<std::unique_ptr<NativeRunner>> create(const SharedLibrary &library,
                                                       const std::string &program,
                                                       const fusec_mesh &mesh, int32_t nlev);
   ~NativeRunner() override;
-  void bind(std::vector<ArgumentValue> &arguments) override;
+  Status bind(std::vector<ArgumentValue> &arguments) override;
   Status run() override;
+  Status fetchOutputs() override;
+  Status restoreOutputs(const std::vector<ArgumentValue> &initial) override;
 
 private:
   using CallFunction = int (*)(void *const *);
   using FreeFunction = void (*)();
   using ErrorFunction = const char *(*)(int);
+  /// The CUDA shim's device memory functions.
+  struct DeviceMemory {
+    int (*allocate)(void **, size_t) = nullptr;
+    void (*release)(void *) = nullptr;
+    int (*upload)(void *, const void *, size_t) = nullptr;
+    int (*download)(void *, const void *, size_t) = nullptr;
+  };
 
   NativeRunner() = default;
   Status failure(const std::string &what, int status) const;
+  void releaseDeviceFields();
 
   std::string program;
   CallFunction call = nullptr;
   FreeFunction release = nullptr;
   ErrorFunction errorMessage = nullptr;
+  std::optional<DeviceMemory> device;
+  std::vector<ArgumentValue> *arguments = nullptr;
   /// Scalars converted to their C types, one slot per parameter.
   union ScalarSlot {
     double f64;
@@ -78,6 +99,7 @@ private:
   };
   std::vector<ScalarSlot> scalars;
   std::vector<void *> pointers;
+  std::vector<void *> deviceFields; // per parameter: its device copy, or null
 };
 
 } // namespace fusec::bench

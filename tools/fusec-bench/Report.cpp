@@ -1,11 +1,10 @@
 //===- Report.cpp - what a fusec-bench run found --------------------------===//
 
 #include "Report.h"
+#include "ReportTables.h"
 
-#include "llvm/Support/FileSystem.h"
 #include "llvm/Support/Format.h"
 #include "llvm/Support/FormatVariadic.h"
-#include "llvm/Support/JSON.h"
 
 #include <algorithm>
 #include <cmath>
@@ -24,6 +23,65 @@ bool BenchReport::allPassed() const {
   return true;
 }
 
+const VariantResult *ProgramResult::variant(const std::string &name) const {
+  for (const VariantResult &result : variants)
+    if (result.variant == name)
+      return &result;
+  return nullptr;
+}
+
+const ProgramResult *BenchReport::program(const std::string &name) const {
+  for (const ProgramResult &result : programs)
+    if (result.program == name)
+      return &result;
+  return nullptr;
+}
+
+const std::string &BenchReport::baseline() const {
+  for (const std::string &variant : variants)
+    if (variant == "none")
+      return variant;
+  return variants.front();
+}
+
+std::optional<VariantFigures> figuresOf(const BenchReport &report, const ProgramResult &program,
+                                        const std::string &variant) {
+  const VariantResult *result = program.variant(variant);
+  if (!result || !result->timed())
+    return std::nullopt;
+  VariantFigures figures;
+  figures.median = result->time.median;
+  if (const VariantResult *baseline = program.variant(report.baseline());
+      baseline && baseline->timed() && figures.median > 0)
+    figures.speedup = baseline->time.median / figures.median;
+  if (report.copy && program.compulsoryBytes > 0 && figures.median > 0) {
+    figures.bandwidth = double(program.compulsoryBytes) / figures.median;
+    figures.timeOverLimit = *figures.bandwidth > 0
+                                ? report.copy->bytesPerSecond() / *figures.bandwidth
+                                : 0.0;
+  }
+  return figures;
+}
+
+std::optional<StepFigures> stepFiguresOf(const BenchReport &report, const std::string &variant) {
+  if (!report.step)
+    return std::nullopt;
+  const ProgramResult *step = report.program(report.step->step);
+  const VariantResult *measured = step ? step->variant(variant) : nullptr;
+  if (!measured || !measured->timed())
+    return std::nullopt;
+  StepFigures figures;
+  figures.measured = measured->time.median;
+  for (const StepCount &call : report.step->calls) {
+    const ProgramResult *program = report.program(call.name);
+    const VariantResult *result = program ? program->variant(variant) : nullptr;
+    if (!result || !result->timed())
+      return std::nullopt;
+    figures.fromPrograms += call.count * result->time.median;
+  }
+  return figures;
+}
+
 void setVerdict(VariantResult &variant) {
   variant.maxRelativeError = 0.0;
   bool failed = false;
@@ -37,7 +95,7 @@ void setVerdict(VariantResult &variant) {
     variant.verdict = failed ? Verdict::Fail : Verdict::Pass;
 }
 
-static const char *verdictName(Verdict verdict) {
+const char *verdictName(Verdict verdict) {
   switch (verdict) {
   case Verdict::Pass:
     return "PASS";
@@ -49,8 +107,7 @@ static const char *verdictName(Verdict verdict) {
   return "?";
 }
 
-/// A duration with three significant digits in a readable unit.
-static std::string formatSeconds(double seconds) {
+std::string formatSeconds(double seconds) {
   const char *unit = "s";
   double value = seconds;
   if (seconds < 1e-3) {
@@ -65,7 +122,7 @@ static std::string formatSeconds(double seconds) {
   return buffer;
 }
 
-static std::string formatError(double error) {
+std::string formatError(double error) {
   if (error == 0.0)
     return "0";
   char buffer[32];
@@ -77,6 +134,12 @@ static std::string formatError(double error) {
 static std::string formatValue(double value) {
   char buffer[40];
   std::snprintf(buffer, sizeof buffer, "%.17g", value);
+  return buffer;
+}
+
+std::string formatNumber(const char *format, double value) {
+  char buffer[40];
+  std::snprintf(buffer, sizeof buffer, format, value);
   return buffer;
 }
 
@@ -102,12 +165,22 @@ void printHeader(const BenchReport &report, llvm::raw_ostream &os) {
   else
     os << "not timed";
   os << "; reference: interpreter on the unoptimised program\n";
+  if (report.copy)
+    os << "copy kernel: " << formatNumber("%.3g", report.copy->bytesPerSecond() / 1e9)
+       << " GB/s (best of " << report.copy->time.samples << " copies of "
+       << report.copy->bytesPerCopy / 2 / (1 << 20) << " MiB)\n";
 }
 
-void printProgram(const BenchReport &report, const ProgramResult &program, llvm::raw_ostream &os) {
+/// The widest variant name, at least 8.
+static size_t variantWidth(const BenchReport &report) {
   size_t width = 8;
   for (const std::string &variant : report.variants)
     width = std::max(width, variant.size());
+  return width;
+}
+
+void printProgram(const BenchReport &report, const ProgramResult &program, llvm::raw_ostream &os) {
+  size_t width = variantWidth(report);
   os << "\n" << program.program;
   if (!program.inputsNote.empty())
     os << " (" << program.inputsNote << ")";
@@ -143,6 +216,160 @@ void printProgram(const BenchReport &report, const ProgramResult &program, llvm:
          << formatValue(c.worstValue) << ", reference " << formatValue(c.worstReference) << "\n";
     }
   }
+  bool anyKernels = llvm::any_of(program.variants, [](const VariantResult &v) {
+    return v.timed() && !v.kernels.empty();
+  });
+  if (anyKernels) {
+    size_t nameWidth = 0;
+    for (const VariantResult &variant : program.variants)
+      for (const KernelResult &kernel : variant.kernels)
+        nameWidth = std::max(nameWidth, kernel.name.size());
+    os << "  kernels (median, share of the program's median):\n";
+    for (const VariantResult &variant : program.variants) {
+      if (!variant.timed())
+        continue;
+      for (auto [index, kernel] : llvm::enumerate(variant.kernels))
+        os << "    " << llvm::left_justify(index == 0 ? variant.variant : "", width) << "  "
+           << llvm::left_justify(kernel.name, nameWidth) << "  "
+           << llvm::right_justify(formatSeconds(kernel.time.median), 9) << "  "
+           << llvm::right_justify(
+                  formatNumber("%.0f%%", 100.0 * kernel.time.median / variant.time.median), 4)
+           << "\n";
+    }
+  }
+  os.flush();
+}
+
+void printTable(const TableRows &rows, size_t leftColumns, llvm::raw_ostream &os) {
+  std::vector<size_t> widths;
+  for (const auto &row : rows)
+    for (size_t i = 0; i < row.size(); ++i) {
+      widths.resize(std::max(widths.size(), row.size()), 0);
+      widths[i] = std::max(widths[i], row[i].size());
+    }
+  for (const auto &row : rows) {
+    std::string line = " ";
+    for (size_t i = 0; i < row.size(); ++i) {
+      size_t pad = widths[i] - row[i].size();
+      line += " " + (i < leftColumns ? row[i] + std::string(pad, ' ')
+                                     : std::string(pad, ' ') + row[i]);
+      line += " ";
+    }
+    os << llvm::StringRef(line).rtrim() << "\n";
+  }
+}
+
+/// The rows of the comparison table (header first); shared with the Markdown writer.
+TableRows comparisonRows(const BenchReport &report) {
+  TableRows rows;
+  rows.push_back({"program", "variant", "median", "speed-up", "MB", "GB/s", "time/limit"});
+  for (const ProgramResult &program : report.programs) {
+    bool first = true;
+    for (const VariantResult &variant : program.variants) {
+      std::vector<std::string> row{first ? program.program : "", variant.variant};
+      std::optional<VariantFigures> figures = figuresOf(report, program, variant.variant);
+      if (!figures) {
+        row.push_back(variant.verdict == Verdict::Pass ? "not timed" : verdictName(variant.verdict));
+        rows.push_back(row);
+        first = false;
+        continue;
+      }
+      row.push_back(formatSeconds(figures->median));
+      row.push_back(figures->speedup ? formatNumber("%.2fx", *figures->speedup) : "");
+      row.push_back(first && program.compulsoryBytes
+                        ? formatNumber("%.1f", double(program.compulsoryBytes) / 1e6)
+                        : "");
+      row.push_back(figures->bandwidth ? formatNumber("%.3g", *figures->bandwidth / 1e9) : "");
+      row.push_back(figures->timeOverLimit ? formatNumber("%.2f", *figures->timeOverLimit) : "");
+      rows.push_back(row);
+      first = false;
+    }
+  }
+  return rows;
+}
+
+/// "a x2, b x1".
+static std::string describeCounts(const std::vector<StepCount> &counts) {
+  std::string text;
+  for (const StepCount &count : counts)
+    text += (text.empty() ? "" : ", ") + count.name + " x" + std::to_string(count.count);
+  return text;
+}
+
+TableRows stepRows(const BenchReport &report) {
+  TableRows rows;
+  rows.push_back({"variant", "sum of programs", report.step->step, "difference"});
+  for (const std::string &variant : report.variants) {
+    std::optional<StepFigures> figures = stepFiguresOf(report, variant);
+    if (!figures)
+      continue;
+    double difference = figures->measured - figures->fromPrograms;
+    rows.push_back({variant, formatSeconds(figures->fromPrograms), formatSeconds(figures->measured),
+                    (difference < 0 ? "-" : "+") + formatSeconds(std::fabs(difference)) + " (" +
+                        formatNumber("%+.1f%%", 100.0 * difference / figures->fromPrograms) +
+                        ")"});
+  }
+  return rows;
+}
+
+TableRows openAccRows(const BenchReport &report) {
+  TableRows rows;
+  std::vector<std::string> header{"timer", "program", "OpenACC ms"};
+  for (const std::string &variant : report.variants)
+    header.push_back(variant + " ms");
+  rows.push_back(header);
+  for (const OpenAccTimer &timer : report.openacc->matched) {
+    std::vector<std::string> row{timer.timer, timer.program,
+                                 formatNumber("%.4g", timer.millisecondsPerCall)};
+    const ProgramResult *program = report.program(timer.program);
+    for (const std::string &variant : report.variants) {
+      const VariantResult *result = program ? program->variant(variant) : nullptr;
+      row.push_back(result && result->timed()
+                        ? formatNumber("%.4g", 1e3 * result->time.median) + " (" +
+                              formatNumber("%.3gx", timer.millisecondsPerCall /
+                                                        (1e3 * result->time.median)) +
+                              ")"
+                        : "");
+    }
+    rows.push_back(row);
+  }
+  return rows;
+}
+
+std::string stepCallsText(const BenchReport &report) {
+  return "calls per step: " + describeCounts(report.step->calls);
+}
+
+std::string stepUncoveredText(const BenchReport &report) {
+  return report.step->uncovered.empty()
+             ? ""
+             : "applied by the step but by no program of this run (missing from the sum): " +
+                   describeCounts(report.step->uncovered);
+}
+
+void printComparison(const BenchReport &report, llvm::raw_ostream &os) {
+  if (report.run.repeat == 0)
+    return;
+  os << "\ncomparison: median time, speed-up against " << report.baseline();
+  if (report.copy)
+    os << "; MB read and written at least once, achieved GB/s, and time over that traffic at the "
+          "copy kernel's bandwidth";
+  os << "\n";
+  printTable(comparisonRows(report), 2, os);
+  if (report.step) {
+    os << "\nwhole step " << report.step->step << ": " << stepCallsText(report) << "\n";
+    if (std::string uncovered = stepUncoveredText(report); !uncovered.empty())
+      os << uncovered << "\n";
+    printTable(stepRows(report), 1, os);
+  }
+  if (report.openacc) {
+    os << "\nICON OpenACC timers (" << report.openacc->path
+       << "): ms per call, and OpenACC time over fusec's in brackets";
+    if (report.openacc->skipped)
+      os << "; " << report.openacc->skipped << " timers of no program of this run skipped";
+    os << "\n";
+    printTable(openAccRows(report), 2, os);
+  }
   os.flush();
 }
 
@@ -170,50 +397,6 @@ void printSummary(const BenchReport &report, llvm::raw_ostream &os) {
       os << " " << failure;
   }
   os << "\n";
-}
-
-Status writeJsonReport(const BenchReport &report, const std::string &path) {
-  llvm::json::Object variants;
-  for (const std::string &variant : report.variants) {
-    llvm::json::Object programs;
-    for (const ProgramResult &program : report.programs)
-      for (const VariantResult &result : program.variants) {
-        if (result.variant != variant)
-          continue;
-        const RunDescription &run = report.run;
-        llvm::json::Object metadata{
-            {"pipeline", variant},
-            {"backend", run.backend},
-            {"threads", run.threads},
-            {"grid", run.grid},
-            {"nlev", run.nlev},
-            {"inputs", run.inputs},
-            {"seed", static_cast<int64_t>(run.seed)},
-            {"verdict", verdictName(result.verdict)},
-            {"max_relative_error", std::isnan(result.maxRelativeError)
-                                       ? llvm::json::Value(nullptr)
-                                       : llvm::json::Value(result.maxRelativeError)},
-            {"median", result.time.median},
-            {"min", result.time.min},
-            {"iqr", result.time.interquartileRange()},
-        };
-        if (!result.error.empty())
-          metadata["error"] = result.error;
-        llvm::json::Array compute;
-        for (double seconds : result.samples)
-          compute.push_back(seconds);
-        programs[program.program] =
-            llvm::json::Object{{"metadata", std::move(metadata)},
-                               {"metrics", llvm::json::Object{{"compute", std::move(compute)}}}};
-      }
-    variants[variant] = std::move(programs);
-  }
-  std::error_code error;
-  llvm::raw_fd_ostream os(path, error, llvm::sys::fs::OF_Text);
-  if (error)
-    return Status::failure("cannot write '" + path + "': " + error.message());
-  os << llvm::formatv("{0:2}", llvm::json::Value(std::move(variants))) << "\n";
-  return Status::success();
 }
 
 } // namespace fusec::bench

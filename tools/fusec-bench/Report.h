@@ -4,12 +4,16 @@
 #define FUSEC_TOOLS_BENCH_REPORT_H
 
 #include "HostField.h"
+#include "MemoryLimit.h"
+#include "OpenAccTimers.h"
+#include "StepWeights.h"
 #include "Timing.h"
 #include "Verification.h"
 
 #include "fusec/status.h"
 #include "llvm/Support/raw_ostream.h"
 
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -24,6 +28,13 @@ struct FieldResult {
 
 enum class Verdict { Pass, Fail, Error };
 
+/// One kernel of a compiled variant, timed by the emitted code's timers.
+struct KernelResult {
+  std::string name; // the kernel function
+  std::vector<double> samples;
+  TimeSummary time;
+};
+
 struct VariantResult {
   std::string variant;
   Verdict verdict = Verdict::Pass;
@@ -32,13 +43,19 @@ struct VariantResult {
   double maxRelativeError = 0.0;
   std::vector<double> samples; // seconds per timed run
   TimeSummary time;
+  std::vector<KernelResult> kernels; // by name; empty without the emitted code's timers
+
+  bool timed() const { return verdict == Verdict::Pass && time.samples > 0; }
 };
 
 struct ProgramResult {
   std::string program;
   std::string inputsNote; // with an input directory: how many arguments came from it
   std::string error;      // inputs or oracle failure: no variant ran
+  uint64_t compulsoryBytes = 0;
   std::vector<VariantResult> variants;
+
+  const VariantResult *variant(const std::string &name) const;
 };
 
 struct RunDescription {
@@ -50,7 +67,7 @@ struct RunDescription {
   std::string inputs; // random, realistic or a directory
   uint64_t seed = 0;
   std::string backend;
-  int threads = 1; // OpenMP threads of the compiled variants
+  int threads = 1; // OpenMP threads of the compiled C++ variants
   unsigned repeat = 0, warmup = 0;
 };
 
@@ -58,23 +75,56 @@ struct BenchReport {
   RunDescription run;
   std::vector<std::string> variants;
   std::vector<ProgramResult> programs;
+  std::optional<CopyBandwidth> copy;  // compiled backends
+  std::optional<StepStructure> step;  // when the step program ran
+  std::optional<OpenAccTimers> openacc;
 
   bool allPassed() const;
+  const ProgramResult *program(const std::string &name) const;
+  /// What speed-ups are measured against: `none` when it ran, else the first variant.
+  const std::string &baseline() const;
 };
+
+/// The numbers derived from one program's result in one variant.
+struct VariantFigures {
+  double median = 0.0;
+  std::optional<double> speedup;         // baseline median / median
+  std::optional<double> bandwidth;       // compulsory bytes / median, bytes per second
+  std::optional<double> timeOverLimit;   // median / (compulsory bytes / copy bandwidth)
+};
+std::optional<VariantFigures> figuresOf(const BenchReport &report, const ProgramResult &program,
+                                        const std::string &variant);
+
+/// The step's time from its programs' medians (sum of calls x median) and as
+/// measured, per variant; absent when a program or the step did not pass.
+struct StepFigures {
+  double fromPrograms = 0.0;
+  double measured = 0.0;
+};
+std::optional<StepFigures> stepFiguresOf(const BenchReport &report, const std::string &variant);
 
 /// The verdict of a variant from its field comparisons.
 void setVerdict(VariantResult &variant);
 
 /// The human-readable report, deterministic apart from the times: a header,
 /// one block per program (printed as soon as it is done) with one line per
-/// variant and the details of every failing field, and a summary.
+/// variant, the details of every failing field and the times of each kernel,
+/// then the comparison tables (speed-up, bandwidth and limit per program; the
+/// whole step; ICON's OpenACC timers) and a summary.
 void printHeader(const BenchReport &report, llvm::raw_ostream &os);
 void printProgram(const BenchReport &report, const ProgramResult &program, llvm::raw_ostream &os);
+void printComparison(const BenchReport &report, llvm::raw_ostream &os);
 void printSummary(const BenchReport &report, llvm::raw_ostream &os);
 
-/// GT4Py's metrics layout, one object per variant:
-/// {"<variant>": {"<program>": {"metadata": {...}, "metrics": {"compute": [s, ...]}}}}.
+/// The JSON report (docs/bench.md): the run, per variant its metrics in
+/// GT4Py's layout ({"<program>": {"metadata": {...}, "metrics": {"compute":
+/// [s, ...]}}, "<program>/<kernel>": ...}), and the comparison.
 Status writeJsonReport(const BenchReport &report, const std::string &path);
+/// The same tables as the terminal comparison, and every kernel, in Markdown.
+Status writeMarkdownReport(const BenchReport &report, const std::string &path);
+
+/// "74.8 us", "1.42 s": three significant digits in a readable unit.
+std::string formatSeconds(double seconds);
 
 } // namespace fusec::bench
 

@@ -1,8 +1,9 @@
 //===- fusec-bench.cpp - run, verify and time stencil programs ------------===//
 //
 // fusec-bench run FILE.stn [--programs P1,P2|all] [--pipelines none,fuse-all,...]
-//     [--backend cpp|interp] [--grid r2b4|lam-r2b4|FILE.nc] [--nlev N]
-//     [--inputs random|realistic|DIR] [--seed S] [--repeat N] [--warmup W] ...
+//     [--backend cpp|cuda|interp] [--grid r2b4|lam-r2b4|FILE.nc] [--nlev N]
+//     [--inputs random|realistic|DIR] [--seed S] [--repeat N] [--warmup W]
+//     [--json F] [--markdown F] [--compare-openacc F] [--autotune --write-config F] ...
 //
 // The command line only; the work is done by the FusecBench library (Bench.h).
 // docs/bench.md describes every option.
@@ -40,6 +41,8 @@ cl::opt<fusec::bench::Backend> backend(
     "backend", cl::desc("What runs the variants (default cpp)"),
     cl::values(clEnumValN(fusec::bench::Backend::Cpp, "cpp",
                           "emitted C++/OpenMP, compiled with the host compiler ($CXX or c++)"),
+               clEnumValN(fusec::bench::Backend::Cuda, "cuda",
+                          "emitted CUDA, compiled with nvcc ($NVCC or nvcc), run on the GPU"),
                clEnumValN(fusec::bench::Backend::Interpreter, "interp",
                           "the reference interpreter on the optimised program-level IR")),
     cl::init(fusec::bench::Backend::Cpp), cl::sub(runCommand), cl::cat(category));
@@ -94,6 +97,36 @@ cl::opt<std::string> cacheDir("cache-dir",
                               cl::desc("Where compiled libraries are kept (default: "
                                        "$FUSEC_BENCH_CACHE, else bench-cache next to bin/)"),
                               cl::value_desc("dir"), cl::sub(runCommand), cl::cat(category));
+
+cl::opt<std::string> cudaArch("cuda-arch",
+                              cl::desc("GPU architecture of --backend cuda (default sm_80)"),
+                              cl::value_desc("sm_XY"), cl::init("sm_80"), cl::sub(runCommand),
+                              cl::cat(category));
+cl::opt<std::string> markdown("markdown", cl::desc("Write the comparison tables as Markdown"),
+                              cl::value_desc("file"), cl::sub(runCommand), cl::cat(category));
+cl::opt<std::string> compareOpenAcc(
+    "compare-openacc",
+    cl::desc("ICON OpenACC timers to compare with (bencher JSON: latency_total, num_calls)"),
+    cl::value_desc("file"), cl::sub(runCommand), cl::cat(category));
+cl::opt<std::string> stepProgram(
+    "step",
+    cl::desc("The program that is one whole step, for the step's total from its programs "
+             "(default diffusion_step)"),
+    cl::value_desc("program"), cl::init("diffusion_step"), cl::sub(runCommand),
+    cl::cat(category));
+cl::opt<bool> autotune("autotune",
+                       cl::desc("Search per program for the fastest pipeline, recomputation, "
+                                "kblock and hblock, instead of comparing --pipelines"),
+                       cl::sub(runCommand), cl::cat(category));
+cl::opt<std::string> writeConfig("write-config",
+                                 cl::desc("With --autotune: write the winners here (YAML)"),
+                                 cl::value_desc("file"), cl::sub(runCommand), cl::cat(category));
+cl::opt<double> minimumGain("min-gain",
+                            cl::desc("With --autotune: the smallest relative drop of the median "
+                                     "that keeps a change, from 0 to 1 (default 0.05; 1 keeps "
+                                     "none)"),
+                            cl::value_desc("fraction"), cl::init(0.05), cl::sub(runCommand),
+                            cl::cat(category));
 
 /// $FUSEC_BENCH_CACHE, else <directory of the executable>/../bench-cache.
 std::string defaultCacheDirectory(const char *argv0) {
@@ -152,5 +185,29 @@ int main(int argc, char **argv) {
   options.cacheDirectory =
       cacheDir.getNumOccurrences() ? std::string(cacheDir) : defaultCacheDirectory(argv[0]);
   options.runtimeInclude = FUSEC_RUNTIME_INCLUDE_DIR;
+  options.cudaArch = cudaArch;
+  if (markdown.getNumOccurrences())
+    options.markdownPath = markdown;
+  if (compareOpenAcc.getNumOccurrences())
+    options.openaccPath = compareOpenAcc;
+  options.stepProgram = stepProgram;
+  options.autotune = autotune;
+  if (writeConfig.getNumOccurrences())
+    options.writeConfig = writeConfig;
+  options.minimumGain = minimumGain;
+  if (!autotune && (writeConfig.getNumOccurrences() || minimumGain.getNumOccurrences())) {
+    errs() << "fusec-bench: error: --write-config and --min-gain go with --autotune\n";
+    return 1;
+  }
+  if (minimumGain < 0.0 || minimumGain > 1.0) {
+    errs() << "fusec-bench: error: --min-gain must be from 0 to 1\n";
+    return 1;
+  }
+  if (autotune && (config.getNumOccurrences() || saveOutputs.getNumOccurrences() ||
+                   pipelines.getNumOccurrences())) {
+    errs() << "fusec-bench: error: --autotune searches from fuse-all with its own candidates; "
+              "it takes no --config, --pipelines or --save-outputs\n";
+    return 1;
+  }
   return fusec::bench::runBench(options, outs(), errs());
 }

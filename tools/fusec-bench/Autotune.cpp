@@ -1,0 +1,374 @@
+//===- Autotune.cpp - search per program for the fastest configuration ----===//
+
+#include "Autotune.h"
+
+#include "Report.h"
+#include "ReportTables.h"
+#include "Session.h"
+
+#include "ir/StnOps.h"
+#include "passes/PipelineConfig.h"
+
+#include "mlir/IR/SymbolTable.h"
+#include "llvm/ADT/StringExtras.h"
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/Process.h"
+
+#include <cstring>
+
+namespace fusec::bench {
+
+namespace {
+
+/// fuse-all's passes with map fusion's options, for the pipeline candidates.
+std::string fuseAllWith(const std::string &mapFusionOptions, bool mergeVertical) {
+  return "stn-remove-redundant-arrays,stn-map-fusion" + mapFusionOptions +
+         (mergeVertical ? ",stn-merge-vertical" : "") +
+         ",stn-remove-redundant-arrays,canonicalize,cse";
+}
+
+const std::vector<std::string> &pipelineCandidates() {
+  static const std::vector<std::string> candidates{
+      "none", fuseAllWith("{bytes-weight=2}", true), fuseAllWith("{bytes-weight=32}", true),
+      fuseAllWith("", false)};
+  return candidates;
+}
+
+constexpr int64_t kKblocks[] = {2, 4, 8};
+constexpr int64_t kHblocks[] = {64, 256, 512};
+
+/// One accepted change of the search, with the medians before and after it.
+struct Change {
+  std::string what;
+  double before = 0.0, after = 0.0;
+
+  std::string describe() const {
+    return what + " " + formatNumber("%.2fx", before / after) + " (" + formatSeconds(before) +
+           " -> " + formatSeconds(after) + ")";
+  }
+};
+
+/// What the search chose for one program.
+struct ProgramTuning {
+  std::string program;
+  std::optional<std::string> pipeline;             // when not the default
+  std::map<std::string, StencilChoice> stencils;   // of the stencils it owns
+  std::vector<Change> pipelineChanges;             // what justifies `pipeline`
+  std::map<std::string, std::vector<Change>> stencilChanges;
+  std::optional<double> confirmedBaseline, confirmedTuned;
+
+  bool changed() const { return pipeline || !stencils.empty(); }
+  double confirmedGain() const { return *confirmedBaseline / *confirmedTuned; }
+};
+
+/// Every stencil `program` (as the frontend made it) applies, and those it calls inside
+/// another stencil: the applications without a domain, which domain inference gives them.
+void stencilsOf(stn::ProgramOp program, std::vector<std::string> &all,
+                std::vector<std::string> &nested) {
+  program.walk([&](stn::ApplyOp apply) {
+    std::string name = apply.getName().value_or("").str();
+    if (!llvm::is_contained(all, name))
+      all.push_back(name);
+    if (!apply.hasHorizontalDomain() && !apply.hasVerticalDomain() &&
+        !llvm::is_contained(nested, name))
+      nested.push_back(name);
+  });
+}
+
+class Autotuner {
+public:
+  Autotuner(const BenchOptions &options, llvm::raw_ostream &out, llvm::raw_ostream &errs)
+      : options(options), out(out),
+        progress(errs, llvm::sys::Process::StandardErrIsDisplayed()),
+        session(options, errs, progress) {}
+
+  int run();
+
+private:
+  bool fail(const std::string &message) {
+    progress.note("fusec-bench: error: " + message);
+    return false;
+  }
+  /// The configuration: the default pipeline plus every program's choices so far.
+  PipelineConfig configuration() const;
+  /// Median of `program` compiled alone under `config`; none when it fails to verify.
+  std::optional<double> evaluate(const PipelineConfig &config, const PreparedProgram &program,
+                                 const std::string &what);
+  void tune(const ProgramSignature &program);
+  /// Times every program under fuse-all and under the configuration.
+  bool confirm();
+  std::string reasonFor(const ProgramTuning &tuning, const std::vector<Change> &changes) const;
+  bool writeConfiguration();
+  void printResults();
+
+  const BenchOptions &options;
+  llvm::raw_ostream &out;
+  Progress progress;
+  BenchSession session;
+  std::vector<ProgramTuning> tunings;
+  std::map<std::string, std::string> owners; // stencil -> the program that tunes it
+  unsigned candidate = 0;
+};
+
+PipelineConfig Autotuner::configuration() const {
+  PipelineConfig config;
+  for (const ProgramTuning &tuning : tunings) {
+    if (tuning.pipeline)
+      config.programs[tuning.program] = {*tuning.pipeline, "autotuned"};
+    for (const auto &[stencil, choice] : tuning.stencils)
+      config.stencils[stencil] = choice;
+  }
+  return config;
+}
+
+std::optional<double> Autotuner::evaluate(const PipelineConfig &config,
+                                          const PreparedProgram &program,
+                                          const std::string &what) {
+  const std::string &name = program.signature->name;
+  progress.advance(name + ": " + what);
+  std::unique_ptr<Variant> variant = session.compile(
+      "candidate " + std::to_string(++candidate), config, {name}, /*announce=*/false);
+  VariantResult result = session.measure(*variant, program, options.warmup, options.repeat);
+  if (!result.timed()) {
+    progress.note("fusec-bench: note: " + name + ": " + what + " rejected (" +
+                  (result.verdict == Verdict::Error ? "error: " + result.error
+                                                    : std::string("does not verify")) +
+                  ")");
+    return std::nullopt;
+  }
+  return result.time.median;
+}
+
+void Autotuner::tune(const ProgramSignature &signature) {
+  const std::string &name = signature.name;
+  auto program = mlir::cast<stn::ProgramOp>(
+      mlir::SymbolTable::lookupSymbolIn(session.frontend(), name));
+  std::vector<std::string> applied, nested, own, producers;
+  stencilsOf(program, applied, nested);
+  for (const std::string &stencil : applied)
+    if (owners.emplace(stencil, name).first->second == name) {
+      own.push_back(stencil);
+      if (llvm::is_contained(nested, stencil))
+        producers.push_back(stencil);
+    }
+  progress.expect(static_cast<unsigned>(2 + pipelineCandidates().size() + producers.size() +
+                                        (own.empty() ? 0 : std::size(kKblocks) + std::size(kHblocks))));
+  progress.advance(name + ": inputs and reference");
+  Result<PreparedProgram> prepared = session.prepare(signature);
+  if (!prepared) {
+    fail(name + ": " + prepared.error());
+    return;
+  }
+
+  tunings.push_back({name});
+  std::optional<double> best = evaluate(configuration(), *prepared, "start (fuse-all)");
+  if (!best) {
+    fail(name + ": the default pipeline does not verify; not tuned");
+    return;
+  }
+  // Tries `change` on the current choices; keeps it when it gains enough. Returns what
+  // was kept.
+  auto attempt = [&](const std::string &what, auto &&change) -> std::optional<std::string> {
+    ProgramTuning saved = tunings.back();
+    change(tunings.back());
+    std::optional<double> median = evaluate(configuration(), *prepared, what);
+    if (median && *median < *best * (1.0 - options.minimumGain)) {
+      best = median;
+      return what;
+    }
+    tunings.back() = saved;
+    return std::nullopt;
+  };
+  // One stage: alternatives for the same choice; the last one kept wins, and the stage's
+  // gain is from its start to its end.
+  auto stage = [&](const std::vector<std::string> &names, auto &&change) -> std::optional<Change> {
+    double start = *best;
+    std::optional<std::string> kept;
+    for (const std::string &name : names)
+      if (std::optional<std::string> what = attempt(name, [&](ProgramTuning &t) { change(t, name); }))
+        kept = what;
+    if (!kept)
+      return std::nullopt;
+    return Change{*kept, start, *best};
+  };
+
+  std::vector<std::string> pipelines;
+  for (const std::string &pipeline : pipelineCandidates())
+    pipelines.push_back("pipeline " + pipeline);
+  if (std::optional<Change> change = stage(pipelines, [&](ProgramTuning &t, const std::string &n) {
+        t.pipeline = n.substr(std::strlen("pipeline "));
+      }))
+    tunings.back().pipelineChanges.push_back(*change);
+  if (tunings.back().pipeline.value_or("fuse-all") != "none")
+    for (const std::string &stencil : producers)
+      if (std::optional<Change> change =
+              stage({"recompute false on " + stencil},
+                    [&](ProgramTuning &t, const std::string &) {
+                      t.stencils[stencil].recompute = false;
+                    }))
+        tunings.back().stencilChanges[stencil].push_back(*change);
+  if (own.empty())
+    return;
+  auto onOwnStencils = [&](const char *knob, const int64_t *values, size_t count,
+                           std::optional<int64_t> StencilChoice::*member) {
+    std::vector<std::string> names;
+    for (size_t i = 0; i < count; ++i)
+      names.push_back(std::string(knob) + " " + std::to_string(values[i]));
+    std::optional<Change> change = stage(names, [&](ProgramTuning &t, const std::string &n) {
+      int64_t value = std::stoll(n.substr(std::strlen(knob) + 1));
+      for (const std::string &stencil : own)
+        t.stencils[stencil].*member = value;
+    });
+    if (change)
+      for (const std::string &stencil : own)
+        tunings.back().stencilChanges[stencil].push_back(*change);
+  };
+  onOwnStencils("kblock", kKblocks, std::size(kKblocks), &StencilChoice::kblock);
+  onOwnStencils("hblock", kHblocks, std::size(kHblocks), &StencilChoice::hblock);
+}
+
+bool Autotuner::confirm() {
+  PipelineConfig baseline;
+  std::unique_ptr<Variant> base =
+      session.compile(baseline.defaultPipeline, baseline, {}, /*announce=*/false);
+  std::unique_ptr<Variant> tuned =
+      session.compile("autotuned", configuration(), {}, /*announce=*/false);
+  if (!base->error.empty() || !tuned->error.empty())
+    return false;
+  unsigned repeat = 2 * std::max(options.repeat, 1u);
+  progress.expect(static_cast<unsigned>(tunings.size()));
+  for (ProgramTuning &tuning : tunings) {
+    const ProgramSignature *signature = nullptr;
+    for (const ProgramSignature *program : session.programs())
+      if (program->name == tuning.program)
+        signature = program;
+    progress.advance(tuning.program + ": confirmation");
+    Result<PreparedProgram> prepared = session.prepare(*signature);
+    if (!prepared)
+      return fail(tuning.program + ": " + prepared.error());
+    VariantResult before = session.measure(*base, *prepared, options.warmup, repeat);
+    VariantResult after = session.measure(*tuned, *prepared, options.warmup, repeat);
+    if (!before.timed() || !after.timed())
+      return fail(tuning.program + ": the confirmation run failed");
+    tuning.confirmedBaseline = before.time.median;
+    tuning.confirmedTuned = after.time.median;
+  }
+  return true;
+}
+
+std::string Autotuner::reasonFor(const ProgramTuning &tuning,
+                                 const std::vector<Change> &changes) const {
+  RunDescription run = session.describe();
+  std::string where =
+      run.grid + ", " + std::to_string(run.nlev) + " levels, " + run.backend +
+      (run.backend == "cpp"
+           ? ", " + std::to_string(run.threads) + (run.threads == 1 ? " thread" : " threads")
+           : "");
+  std::vector<std::string> steps;
+  for (const Change &change : changes)
+    steps.push_back(change.describe());
+  return "fusec-bench --autotune (" + where + "), " + tuning.program + ": " +
+         llvm::join(steps, ", ") + "; all its choices " +
+         formatNumber("%.2fx", tuning.confirmedGain()) + " faster than fuse-all (confirmed " +
+         formatSeconds(*tuning.confirmedBaseline) + " -> " + formatSeconds(*tuning.confirmedTuned) +
+         ")";
+}
+
+bool Autotuner::writeConfiguration() {
+  PipelineConfig config;
+  for (const ProgramTuning &tuning : tunings) {
+    if (tuning.pipeline)
+      config.programs[tuning.program] = {*tuning.pipeline,
+                                         reasonFor(tuning, tuning.pipelineChanges)};
+    for (const auto &[stencil, choice] : tuning.stencils) {
+      StencilChoice written = choice;
+      written.reason = reasonFor(tuning, tuning.stencilChanges.at(stencil));
+      config.stencils[stencil] = written;
+    }
+  }
+  RunDescription run = session.describe();
+  std::string text = printPipelineConfig(
+      config, "Written by fusec-bench --autotune on " + run.grid + " with " +
+                  std::to_string(run.nlev) + " levels (" + run.backend +
+                  " backend); every entry says what it gained.");
+  std::error_code error;
+  llvm::raw_fd_ostream os(*options.writeConfig, error, llvm::sys::fs::OF_Text);
+  if (error)
+    return fail("cannot write '" + *options.writeConfig + "': " + error.message());
+  os << text;
+  return true;
+}
+
+void Autotuner::printResults() {
+  TableRows rows{{"program", "fuse-all", "tuned", "gain"}};
+  std::vector<std::string> lines;
+  for (const ProgramTuning &tuning : tunings) {
+    std::vector<std::string> choices;
+    if (tuning.pipeline)
+      choices.push_back("pipeline " + *tuning.pipeline);
+    for (const auto &[stencil, choice] : tuning.stencils) {
+      std::vector<std::string> set;
+      if (choice.recompute)
+        set.push_back("recompute false");
+      if (choice.kblock)
+        set.push_back("kblock " + std::to_string(*choice.kblock));
+      if (choice.hblock)
+        set.push_back("hblock " + std::to_string(*choice.hblock));
+      choices.push_back(stencil + ": " + llvm::join(set, ", "));
+    }
+    bool confirmed = tuning.confirmedBaseline && tuning.confirmedTuned;
+    rows.push_back({tuning.program, confirmed ? formatSeconds(*tuning.confirmedBaseline) : "",
+                    confirmed ? formatSeconds(*tuning.confirmedTuned) : "",
+                    confirmed ? formatNumber("%.2fx", tuning.confirmedGain()) : ""});
+    lines.push_back("  " + tuning.program + ": " +
+                    (choices.empty() ? "fuse-all" : llvm::join(choices, "; ")));
+  }
+  out << "\nautotune: medians under fuse-all and under the tuned configuration (confirmation "
+         "run)\n";
+  printTable(rows, 1, out);
+  out << "\nchoices:\n" << llvm::join(lines, "\n") << "\n";
+}
+
+int Autotuner::run() {
+  if (!session.open())
+    return 1;
+  if (options.backend == Backend::Interpreter) {
+    fail("--autotune times compiled code: use --backend cpp or cuda");
+    return 1;
+  }
+  BenchReport header;
+  header.run = session.describe();
+  printHeader(header, out);
+  out.flush();
+  for (const ProgramSignature *program : session.programs())
+    tune(*program);
+  if (!confirm())
+    return 1;
+  // A program whose choices do not hold up in the confirmation keeps fuse-all.
+  bool dropped = false;
+  for (ProgramTuning &tuning : tunings)
+    if (tuning.changed() && tuning.confirmedGain() < 1.0 + options.minimumGain) {
+      progress.note("fusec-bench: note: " + tuning.program + ": " +
+                    formatNumber("%.2fx", tuning.confirmedGain()) +
+                    " in the confirmation, below --min-gain: keeps fuse-all");
+      tuning.pipeline.reset();
+      tuning.stencils.clear();
+      dropped = true;
+    }
+  if (dropped && !confirm())
+    return 1;
+  progress.clear();
+  printResults();
+  out.flush();
+  if (options.writeConfig && !writeConfiguration())
+    return 1;
+  return 0;
+}
+
+} // namespace
+
+int runAutotune(const BenchOptions &options, llvm::raw_ostream &out, llvm::raw_ostream &errs) {
+  return Autotuner(options, out, errs).run();
+}
+
+} // namespace fusec::bench

@@ -1,0 +1,230 @@
+//===- ReportFiles.cpp - the report as JSON and as Markdown ---------------===//
+
+#include "Report.h"
+#include "ReportTables.h"
+
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/FormatVariadic.h"
+#include "llvm/Support/JSON.h"
+
+#include <cmath>
+
+namespace fusec::bench {
+
+static llvm::json::Value optionalNumber(std::optional<double> value) {
+  return value && std::isfinite(*value) ? llvm::json::Value(*value) : llvm::json::Value(nullptr);
+}
+
+static llvm::json::Array samplesOf(const std::vector<double> &seconds) {
+  llvm::json::Array array;
+  for (double value : seconds)
+    array.push_back(value);
+  return array;
+}
+
+/// One variant's GT4Py metrics: an entry per program and per kernel.
+static llvm::json::Object metricsOf(const BenchReport &report, const std::string &variant) {
+  const RunDescription &run = report.run;
+  llvm::json::Object entries;
+  for (const ProgramResult &program : report.programs) {
+    const VariantResult *result = program.variant(variant);
+    if (!result)
+      continue;
+    llvm::json::Object metadata{
+        {"name", program.program},
+        {"kind", "program"},
+        {"pipeline", variant},
+        {"backend", run.backend},
+        {"threads", run.threads},
+        {"grid", run.grid},
+        {"nlev", run.nlev},
+        {"inputs", run.inputs},
+        {"seed", static_cast<int64_t>(run.seed)},
+        {"verdict", verdictName(result->verdict)},
+        {"max_relative_error", optionalNumber(result->maxRelativeError)},
+        {"median", result->time.median},
+        {"min", result->time.min},
+        {"iqr", result->time.interquartileRange()},
+    };
+    if (!result->error.empty())
+      metadata["error"] = result->error;
+    entries[program.program] =
+        llvm::json::Object{{"metadata", std::move(metadata)},
+                           {"metrics", llvm::json::Object{{"compute", samplesOf(result->samples)}}}};
+    for (const KernelResult &kernel : result->kernels)
+      entries[program.program + "/" + kernel.name] = llvm::json::Object{
+          {"metadata", llvm::json::Object{{"name", kernel.name},
+                                          {"kind", "kernel"},
+                                          {"program", program.program},
+                                          {"pipeline", variant},
+                                          {"backend", run.backend},
+                                          {"median", kernel.time.median}}},
+          {"metrics", llvm::json::Object{{"compute", samplesOf(kernel.samples)}}}};
+  }
+  return entries;
+}
+
+static llvm::json::Object comparisonOf(const BenchReport &report) {
+  llvm::json::Object programs;
+  for (const ProgramResult &program : report.programs) {
+    llvm::json::Object variants;
+    for (const VariantResult &result : program.variants) {
+      llvm::json::Object entry{{"verdict", verdictName(result.verdict)}};
+      if (std::optional<VariantFigures> figures = figuresOf(report, program, result.variant)) {
+        entry["median"] = figures->median;
+        entry["speedup"] = optionalNumber(figures->speedup);
+        entry["bandwidth_bytes_per_second"] = optionalNumber(figures->bandwidth);
+        entry["time_over_limit"] = optionalNumber(figures->timeOverLimit);
+      }
+      variants[result.variant] = std::move(entry);
+    }
+    programs[program.program] = llvm::json::Object{
+        {"compulsory_bytes", static_cast<int64_t>(program.compulsoryBytes)},
+        {"variants", std::move(variants)}};
+  }
+  return programs;
+}
+
+static llvm::json::Object countsOf(const std::vector<StepCount> &counts) {
+  llvm::json::Object object;
+  for (const StepCount &count : counts)
+    object[count.name] = count.count;
+  return object;
+}
+
+Status writeJsonReport(const BenchReport &report, const std::string &path) {
+  const RunDescription &run = report.run;
+  llvm::json::Object description{
+      {"input", run.input},     {"grid", run.grid},       {"limited_area", run.limitedArea},
+      {"cells", run.cells},     {"edges", run.edges},     {"vertices", run.vertices},
+      {"nlev", run.nlev},       {"inputs", run.inputs},   {"seed", static_cast<int64_t>(run.seed)},
+      {"backend", run.backend}, {"threads", run.threads}, {"repeat", run.repeat},
+      {"warmup", run.warmup},
+  };
+  if (report.copy)
+    description["copy"] = llvm::json::Object{
+        {"bytes_per_copy", static_cast<int64_t>(report.copy->bytesPerCopy)},
+        {"bandwidth_bytes_per_second", report.copy->bytesPerSecond()},
+        {"min", report.copy->time.min},
+        {"median", report.copy->time.median}};
+  llvm::json::Object metrics;
+  llvm::json::Array variantNames;
+  for (const std::string &variant : report.variants) {
+    metrics[variant] = metricsOf(report, variant);
+    variantNames.push_back(variant);
+  }
+  llvm::json::Array programNames;
+  for (const ProgramResult &program : report.programs)
+    programNames.push_back(program.program);
+  llvm::json::Object root{{"run", std::move(description)},
+                          {"programs", std::move(programNames)},
+                          {"variants", std::move(variantNames)},
+                          {"baseline", report.baseline()},
+                          {"metrics", std::move(metrics)},
+                          {"comparison", comparisonOf(report)}};
+  if (report.step) {
+    llvm::json::Object perVariant;
+    for (const std::string &variant : report.variants)
+      if (std::optional<StepFigures> figures = stepFiguresOf(report, variant))
+        perVariant[variant] = llvm::json::Object{{"from_programs", figures->fromPrograms},
+                                                 {"measured", figures->measured}};
+    root["step"] = llvm::json::Object{{"program", report.step->step},
+                                      {"calls", countsOf(report.step->calls)},
+                                      {"uncovered", countsOf(report.step->uncovered)},
+                                      {"variants", std::move(perVariant)}};
+  }
+  if (report.openacc) {
+    llvm::json::Array timers;
+    for (const OpenAccTimer &timer : report.openacc->matched) {
+      llvm::json::Object fusec;
+      if (const ProgramResult *program = report.program(timer.program))
+        for (const VariantResult &result : program->variants)
+          if (result.timed())
+            fusec[result.variant] = 1e3 * result.time.median;
+      timers.push_back(llvm::json::Object{{"timer", timer.timer},
+                                          {"program", timer.program},
+                                          {"milliseconds_per_call", timer.millisecondsPerCall},
+                                          {"calls", timer.calls},
+                                          {"fusec_milliseconds", std::move(fusec)}});
+    }
+    root["openacc"] = llvm::json::Object{{"file", report.openacc->path},
+                                         {"skipped", report.openacc->skipped},
+                                         {"timers", std::move(timers)}};
+  }
+  std::error_code error;
+  llvm::raw_fd_ostream os(path, error, llvm::sys::fs::OF_Text);
+  if (error)
+    return Status::failure("cannot write '" + path + "': " + error.message());
+  os << llvm::formatv("{0:2}", llvm::json::Value(std::move(root))) << "\n";
+  return Status::success();
+}
+
+/// A Markdown table; columns after `leftColumns` are right-aligned.
+static void markdownTable(const TableRows &rows, size_t leftColumns, llvm::raw_ostream &os) {
+  for (size_t r = 0; r < rows.size(); ++r) {
+    os << "|";
+    for (const std::string &cell : rows[r])
+      os << " " << (cell.empty() ? " " : cell) << " |";
+    os << "\n";
+    if (r == 0) {
+      os << "|";
+      for (size_t c = 0; c < rows[r].size(); ++c)
+        os << (c < leftColumns ? "---|" : "---:|");
+      os << "\n";
+    }
+  }
+}
+
+Status writeMarkdownReport(const BenchReport &report, const std::string &path) {
+  std::error_code error;
+  llvm::raw_fd_ostream os(path, error, llvm::sys::fs::OF_Text);
+  if (error)
+    return Status::failure("cannot write '" + path + "': " + error.message());
+  const RunDescription &run = report.run;
+  os << "# fusec-bench: `" << run.input << "`\n\n"
+     << "Grid " << run.grid << " (" << (run.limitedArea ? "limited area" : "global") << ": "
+     << run.cells << " cells, " << run.edges << " edges, " << run.vertices << " vertices), "
+     << run.nlev << " levels; inputs " << run.inputs << " (seed " << run.seed << "); backend "
+     << run.backend;
+  if (run.backend == "cpp")
+    os << " (" << run.threads << " OpenMP threads)";
+  os << "; " << run.warmup << " warm-up and " << run.repeat
+     << " timed runs per variant, every variant verified against the reference interpreter.";
+  if (report.copy)
+    os << " Copy kernel: " << formatNumber("%.3g", report.copy->bytesPerSecond() / 1e9)
+       << " GB/s.";
+  os << "\n\n## Programs\n\nMedian time, speed-up against `" << report.baseline() << "`";
+  if (report.copy)
+    os << ", MB read and written at least once, achieved GB/s, and time over that traffic at the "
+          "copy kernel's bandwidth (1.00 = the memory-bandwidth limit)";
+  os << ".\n\n";
+  markdownTable(comparisonRows(report), 2, os);
+  if (report.step) {
+    os << "\n## Whole step\n\n`" << report.step->step << "`, " << stepCallsText(report) << ".";
+    if (std::string uncovered = stepUncoveredText(report); !uncovered.empty())
+      os << " " << uncovered << ".";
+    os << "\n\n";
+    markdownTable(stepRows(report), 1, os);
+  }
+  if (report.openacc) {
+    os << "\n## ICON OpenACC timers\n\n`" << report.openacc->path
+       << "`: ms per call; OpenACC time over fusec's in brackets.\n\n";
+    markdownTable(openAccRows(report), 2, os);
+  }
+  os << "\n## Kernels\n\nMedian per kernel (the emitted code's timers).\n";
+  for (const ProgramResult &program : report.programs) {
+    TableRows rows{{"variant", "kernel", "median", "share"}};
+    for (const VariantResult &variant : program.variants)
+      if (variant.timed())
+        for (const KernelResult &kernel : variant.kernels)
+          rows.push_back({variant.variant, "`" + kernel.name + "`", formatSeconds(kernel.time.median),
+                          formatNumber("%.0f%%", 100.0 * kernel.time.median / variant.time.median)});
+    if (rows.size() == 1)
+      continue;
+    os << "\n### " << program.program << "\n\n";
+    markdownTable(rows, 2, os);
+  }
+  return Status::success();
+}
+
+} // namespace fusec::bench

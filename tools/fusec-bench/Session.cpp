@@ -1,0 +1,519 @@
+//===- Session.cpp - what every fusec-bench run sets up once --------------===//
+
+#include "Session.h"
+
+#include "CallShim.h"
+#include "InputsFileReader.h"
+#include "ProgramRunner.h"
+
+#include "codegen/CInterface.h"
+#include "codegen/Emitters.h"
+#include "compiler/Frontend.h"
+#include "fusec/grid_generator.h"
+#include "ir/StnOps.h"
+#include "passes/Pipelines.h"
+
+#include "mlir/IR/Diagnostics.h"
+#include "mlir/IR/SymbolTable.h"
+#include "mlir/IR/Verifier.h"
+#include "llvm/ADT/StringExtras.h"
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/FormatVariadic.h"
+#include "llvm/Support/Path.h"
+
+#include <chrono>
+#include <omp.h>
+#include <set>
+
+namespace fusec::bench {
+
+namespace {
+
+/// Collects the MLIR diagnostics emitted while it lives, for error messages.
+class DiagnosticCollector {
+public:
+  explicit DiagnosticCollector(mlir::MLIRContext &context)
+      : handler(&context, [this](mlir::Diagnostic &diagnostic) {
+          std::string text;
+          llvm::raw_string_ostream os(text);
+          os << diagnostic.getLocation() << ": " << diagnostic;
+          for (const mlir::Diagnostic &note : diagnostic.getNotes())
+            os << "\n  note: " << note;
+          messages.push_back(os.str());
+          return mlir::success();
+        }) {}
+
+  std::string text() const { return llvm::join(messages, "\n"); }
+
+private:
+  std::vector<std::string> messages;
+  mlir::ScopedDiagnosticHandler handler;
+};
+
+/// The stencils whose applications `module` holds (fused ones are named `a+b`).
+std::set<std::string> appliedStencils(mlir::ModuleOp module) {
+  std::set<std::string> names;
+  module.walk([&](stn::ApplyOp apply) {
+    llvm::SmallVector<llvm::StringRef> parts;
+    apply.getName().value_or("").split(parts, '+');
+    for (llvm::StringRef part : parts)
+      names.insert(part.str());
+  });
+  return names;
+}
+
+/// `config` without the entries that concern only programs left out of `compiled`. Names
+/// the whole file does not define stay, so runPipelines still reports them.
+PipelineConfig restrictTo(const PipelineConfig &config, mlir::ModuleOp whole,
+                          mlir::ModuleOp compiled) {
+  PipelineConfig restricted = config;
+  for (const auto &[name, choice] : config.programs)
+    if (mlir::SymbolTable::lookupSymbolIn(whole, name) &&
+        !mlir::SymbolTable::lookupSymbolIn(compiled, name))
+      restricted.programs.erase(name);
+  std::set<std::string> inWhole = appliedStencils(whole);
+  std::set<std::string> inCompiled = appliedStencils(compiled);
+  for (const auto &[name, choice] : config.stencils)
+    if (inWhole.count(name) && !inCompiled.count(name))
+      restricted.stencils.erase(name);
+  return restricted;
+}
+
+} // namespace
+
+BenchSession::BenchSession(const BenchOptions &options, llvm::raw_ostream &errs,
+                           Progress &progress)
+    : options(options), errs(errs), progress(progress),
+      context(mlir::MLIRContext::Threading::DISABLED) {}
+
+BenchSession::~BenchSession() = default;
+
+bool BenchSession::fail(const std::string &message) {
+  progress.note("fusec-bench: error: " + message);
+  return false;
+}
+
+bool BenchSession::open() {
+  if (!loadModule() || !resolveLevels() || !selectPrograms() || !loadInputsFile() || !makeGrid() ||
+      !makeInputSource() || !findCompiler())
+    return false;
+  if (options.saveOutputs) {
+    outputDirectory.emplace(*options.saveOutputs);
+    if (Status status = outputDirectory->saveGrid(*grid_); !status)
+      return fail(status.message());
+  }
+  return compileOracle();
+}
+
+std::vector<std::string> BenchSession::programNames() const {
+  std::vector<std::string> names;
+  for (const ProgramSignature *program : selected)
+    names.push_back(program->name);
+  return names;
+}
+
+bool BenchSession::loadModule() {
+  FrontendOptions frontend;
+  frontend.includeDirs = options.includeDirs;
+  for (const std::string &text : options.defines) {
+    std::string error;
+    std::optional<Define> define = parseDefine(text, error);
+    if (!define)
+      return fail(error);
+    frontend.defines.push_back(*define);
+  }
+  mlir::SourceMgrDiagnosticHandler diagnostics(sourceMgr, &context, errs);
+  module = translateStnFile(options.inputPath, frontend, sourceMgr, context, errs);
+  if (!module)
+    return false;
+  if (mlir::failed(mlir::verify(*module)))
+    return fail("the IR of '" + options.inputPath + "' does not verify");
+  for (auto program : module->getOps<stn::ProgramOp>()) {
+    Result<ProgramSignature> signature = describeProgram(program);
+    if (!signature)
+      return fail(signature.error());
+    signatures.push_back(std::move(*signature));
+  }
+  return true;
+}
+
+/// --nlev, else `-D nlev=N` (which the frontend has checked), else 80.
+bool BenchSession::resolveLevels() {
+  std::optional<int32_t> defined;
+  for (const std::string &text : options.defines) {
+    std::string error;
+    if (std::optional<Define> define = parseDefine(text, error); define && define->name == "nlev")
+      defined = static_cast<int32_t>(std::strtol(define->value.c_str(), nullptr, 10));
+  }
+  if (options.nlev && defined && *options.nlev != *defined)
+    return fail("--nlev " + std::to_string(*options.nlev) +
+                " contradicts -D nlev=" + std::to_string(*defined));
+  nlev = options.nlev ? *options.nlev : defined ? *defined : 80;
+  if (nlev < 1)
+    return fail("--nlev must be at least 1");
+  return true;
+}
+
+bool BenchSession::selectPrograms() {
+  std::vector<std::string> names;
+  for (const std::string &name : options.programs)
+    if (name == "all") {
+      for (const ProgramSignature &signature : signatures)
+        names.push_back(signature.name);
+    } else {
+      names.push_back(name);
+    }
+  for (const std::string &name : names) {
+    const ProgramSignature *found = nullptr;
+    for (const ProgramSignature &signature : signatures)
+      if (signature.name == name)
+        found = &signature;
+    if (!found) {
+      std::string known;
+      for (const ProgramSignature &signature : signatures)
+        known += (known.empty() ? "" : ", ") + signature.name;
+      return fail("unknown program '" + name + "' (" + options.inputPath + " defines: " + known +
+                  ")");
+    }
+    if (!llvm::is_contained(selected, found))
+      selected.push_back(found);
+  }
+  if (selected.empty())
+    return fail("no programs to run");
+  // Only the selected programs are compiled (all of them with --programs all).
+  selection = module->clone();
+  std::vector<std::string> kept = programNames();
+  for (auto program : llvm::make_early_inc_range(selection->getOps<stn::ProgramOp>()))
+    if (!llvm::is_contained(kept, program.getSymName()))
+      program.erase();
+  return true;
+}
+
+bool BenchSession::loadInputsFile() {
+  std::string path;
+  if (options.inputsFile) {
+    path = *options.inputsFile;
+  } else {
+    llvm::SmallString<256> candidate(options.inputPath);
+    llvm::sys::path::replace_extension(candidate, ".inputs.yaml");
+    if (!llvm::sys::fs::exists(candidate))
+      return true; // built-in defaults only
+    path = candidate.str().str();
+  }
+  std::string error;
+  if (!fusec::bench::loadInputsFile(path, inputsFile, error)) {
+    progress.note(error);
+    return false;
+  }
+  if (Status status = checkInputsFile(inputsFile, signatures); !status) {
+    progress.note(status.message());
+    return false;
+  }
+  return true;
+}
+
+bool BenchSession::makeGrid() {
+  Result<Grid> made = make_grid(options.grid);
+  if (!made)
+    return fail(made.error());
+  grid_ = std::move(*made);
+  mesh = grid_->mesh();
+  return true;
+}
+
+bool BenchSession::makeInputSource() {
+  inputSource.seed = options.seed;
+  if (options.inputs == "random") {
+    inputSource.mode = InputMode::Random;
+  } else if (options.inputs == "realistic") {
+    inputSource.mode = InputMode::Realistic;
+  } else if (llvm::sys::fs::is_directory(options.inputs)) {
+    inputSource.mode = InputMode::Random;
+    inputSource.directory = options.inputs;
+  } else {
+    return fail("--inputs must be random, realistic or a directory of .npy files, not '" +
+                options.inputs + "'");
+  }
+  generator = std::make_unique<InputGenerator>(*grid_, nlev, inputSource, inputsFile);
+  return true;
+}
+
+bool BenchSession::findCompiler() {
+  if (options.backend == Backend::Interpreter)
+    return true;
+  Result<Compiler> found = options.backend == Backend::Cuda
+                               ? Compiler::findCuda(options.runtimeInclude, options.cudaArch)
+                               : Compiler::findCpp(options.runtimeInclude);
+  if (!found)
+    return fail(found.error());
+  compiler = std::move(*found);
+  return true;
+}
+
+bool BenchSession::compileOracle() {
+  oracleModule = selection->clone();
+  PipelineConfig unoptimised;
+  unoptimised.defaultPipeline = "none";
+  std::string error;
+  DiagnosticCollector diagnostics(context);
+  if (mlir::failed(runPipelines(*oracleModule, unoptimised, /*lower=*/false, error)))
+    return fail("domain inference of the reference failed: " + error + "\n" + diagnostics.text());
+  oracle = std::make_unique<Interpreter>(*oracleModule, mesh, nlev);
+  return true;
+}
+
+RunDescription BenchSession::describe() const {
+  RunDescription description;
+  description.input = options.inputPath;
+  description.grid = options.grid;
+  description.limitedArea = grid_->limited_area();
+  description.cells = grid_->num_cells();
+  description.edges = grid_->num_edges();
+  description.vertices = grid_->num_vertices();
+  description.nlev = nlev;
+  description.inputs = options.inputs;
+  description.seed = options.seed;
+  description.backend = options.backend == Backend::Cpp    ? "cpp"
+                        : options.backend == Backend::Cuda ? "cuda"
+                                                           : "interp";
+  description.threads = omp_get_max_threads();
+  description.repeat = options.repeat;
+  description.warmup = options.warmup;
+  return description;
+}
+
+Result<PipelineConfig> BenchSession::configFor(const std::string &name) const {
+  PipelineConfig config;
+  if (name == "config") {
+    std::string error;
+    if (!loadPipelineConfig(*options.configPath, config, error))
+      return Status::failure(error);
+    return config;
+  }
+  // `+` joins passes; inside options (`{stencils=a+b}`) it is part of the value.
+  config.defaultPipeline = name;
+  int depth = 0;
+  for (char &c : config.defaultPipeline) {
+    depth += c == '{' ? 1 : c == '}' ? -1 : 0;
+    if (c == '+' && depth == 0)
+      c = ',';
+  }
+  return config;
+}
+
+std::unique_ptr<Variant> BenchSession::compile(const std::string &name,
+                                               const PipelineConfig &config,
+                                               const std::vector<std::string> &programs,
+                                               bool announce) {
+  auto variant = std::make_unique<Variant>();
+  variant->name = name;
+  variant->module = selection->clone();
+  if (!programs.empty())
+    for (auto program : llvm::make_early_inc_range(variant->module->getOps<stn::ProgramOp>()))
+      if (!llvm::is_contained(programs, program.getSymName()))
+        program.erase();
+  DiagnosticCollector diagnostics(context);
+  auto failed = [&](const std::string &what) {
+    std::string details = diagnostics.text();
+    variant->error = what + (details.empty() ? "" : "\n" + details);
+    progress.note("fusec-bench: error: pipeline '" + name + "': " + variant->error);
+    return std::move(variant);
+  };
+  bool native = options.backend != Backend::Interpreter;
+  std::string error;
+  if (mlir::failed(runPipelines(*variant->module, restrictTo(config, *module, *variant->module),
+                                /*lower=*/native, error)))
+    return failed(error);
+  if (!native) {
+    variant->interpreter = std::make_unique<Interpreter>(*variant->module, mesh, nlev);
+    return variant;
+  }
+  bool cuda = options.backend == Backend::Cuda;
+  std::string source;
+  llvm::raw_string_ostream os(source);
+  if (mlir::failed(cuda ? emitCuda(*variant->module, os) : emitCpp(*variant->module, os)))
+    return failed(std::string("emitting ") + (cuda ? "CUDA" : "C++") + " failed");
+  mlir::FailureOr<std::string> support =
+      emitBenchSupport(*variant->module, cuda ? ShimTarget::Cuda : ShimTarget::Cpp);
+  mlir::FailureOr<codegen::ModuleInterface> interface = codegen::describeModule(*variant->module);
+  if (mlir::failed(support) || mlir::failed(interface))
+    return failed("describing the C interface failed");
+  os << *support;
+  Result<BuiltLibrary> built = buildSharedLibrary(os.str(), *compiler, options.cacheDirectory);
+  if (!built)
+    return failed(built.error());
+  if (announce)
+    progress.note("fusec-bench: note: pipeline '" + name + "': " +
+                  (built->fromCache ? std::string("library from the cache")
+                                  : "compiled in " +
+                                        llvm::formatv("{0:f1}", built->compileSeconds).str() +
+                                        " s"));
+  variant->library = std::move(built->library);
+  variant->timers = GeneratedTimers::find(*variant->library, interface->name);
+  return variant;
+}
+
+Tolerances BenchSession::tolerancesFor(const ProgramSignature &program,
+                                       const Parameter &parameter) const {
+  Tolerances tolerances = Tolerances::defaultFor(parameter.dtype);
+  if (parameter.dtype == DType::Float64 || parameter.dtype == DType::Float32) {
+    tolerances.rtol = options.rtol.value_or(tolerances.rtol);
+    tolerances.atol = options.atol.value_or(tolerances.atol);
+  }
+  auto apply = [&](const std::map<std::string, Tolerance> &entries) {
+    auto found = entries.find(parameter.name);
+    if (found == entries.end())
+      return;
+    tolerances.rtol = found->second.rtol.value_or(tolerances.rtol);
+    tolerances.atol = found->second.atol.value_or(tolerances.atol);
+  };
+  apply(inputsFile.defaults.tolerances);
+  if (auto entry = inputsFile.programs.find(program.name); entry != inputsFile.programs.end())
+    apply(entry->second.inputs.tolerances);
+  return tolerances;
+}
+
+void BenchSession::saveArguments(const ProgramSignature &program, const std::string &subdirectory,
+                                 const std::vector<ArgumentValue> &values, bool outputsOnly) {
+  if (!outputDirectory || saveFailed)
+    return;
+  if (Status status = outputDirectory->saveArguments(program, subdirectory, values, outputsOnly);
+      !status) {
+    fail(status.message());
+    saveFailed = true;
+  }
+}
+
+Status BenchSession::finishSaving(const BenchReport &report) {
+  if (!outputDirectory)
+    return Status::success();
+  std::vector<ProgramSignature> saved;
+  for (const ProgramSignature *program : selected)
+    saved.push_back(*program);
+  return outputDirectory->writeManifest(report, saved);
+}
+
+Result<PreparedProgram> BenchSession::prepare(const ProgramSignature &program) {
+  PreparedProgram prepared;
+  prepared.signature = &program;
+  Result<GeneratedArguments> generated = generator->generate(program);
+  if (!generated)
+    return generated.status();
+  prepared.inputs = std::move(generated->values);
+  if (inputSource.directory)
+    prepared.inputsNote = std::to_string(generated->loadedFromDirectory) + " of " +
+                          std::to_string(prepared.inputs.size()) +
+                          " arguments from the directory";
+  saveArguments(program, "inputs", prepared.inputs, /*outputsOnly=*/false);
+
+  prepared.reference = prepared.inputs;
+  InterpreterRunner oracleRunner(*oracle, program.name);
+  oracleRunner.bind(prepared.reference);
+  if (Status status = oracleRunner.run(); !status)
+    return Status::failure("reference run: " + status.message());
+  saveArguments(program, "reference", prepared.reference, /*outputsOnly=*/true);
+  return prepared;
+}
+
+VariantResult BenchSession::measure(Variant &variant, const PreparedProgram &prepared,
+                                    unsigned warmup, unsigned repeat) {
+  const ProgramSignature &program = *prepared.signature;
+  VariantResult result;
+  result.variant = variant.name;
+  auto error = [&](const std::string &message) {
+    result.verdict = Verdict::Error;
+    result.error = message;
+    return result;
+  };
+  if (!variant.error.empty())
+    return error("pipeline '" + variant.name + "' could not be built (see the error above)");
+
+  std::unique_ptr<ProgramRunner> runner;
+  if (variant.library) {
+    Result<std::unique_ptr<NativeRunner>> native =
+        NativeRunner::create(*variant.library, program.name, mesh, nlev);
+    if (!native)
+      return error(native.error());
+    runner = std::move(*native);
+  } else {
+    runner = std::make_unique<InterpreterRunner>(*variant.interpreter, program.name);
+  }
+
+  // Verification: the first run, from fresh copies of the inputs.
+  std::vector<ArgumentValue> arguments = prepared.inputs;
+  if (Status status = runner->bind(arguments); !status)
+    return error(status.message());
+  if (Status status = runner->run(); !status)
+    return error(status.message());
+  if (Status status = runner->fetchOutputs(); !status)
+    return error(status.message());
+  for (size_t i = 0; i < program.parameters.size(); ++i) {
+    const Parameter &parameter = program.parameters[i];
+    if (!parameter.isOutput())
+      continue;
+    FieldResult field;
+    field.name = parameter.name;
+    field.format = arguments[i].field.format();
+    field.tolerances = tolerancesFor(program, parameter);
+    field.comparison =
+        compareFields(arguments[i].field, prepared.reference[i].field, field.tolerances);
+    result.fields.push_back(std::move(field));
+  }
+  setVerdict(result);
+  saveArguments(program, variantDirectoryName(variant.name), arguments, /*outputsOnly=*/true);
+  if (repeat == 0)
+    return result;
+
+  // Timed runs, each from the initial outputs (restored outside the timed region); the
+  // emitted code's timers, when it has them, are on for these runs only.
+  auto timedRun = [&](unsigned run) -> std::optional<double> {
+    if (Status status = runner->restoreOutputs(prepared.inputs); !status) {
+      error("run " + std::to_string(run + 1) + ": " + status.message());
+      return std::nullopt;
+    }
+    auto start = std::chrono::steady_clock::now();
+    Status status = runner->run();
+    double seconds =
+        std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    if (!status) {
+      error("run " + std::to_string(run + 1) + ": " + status.message());
+      return std::nullopt;
+    }
+    return seconds;
+  };
+  for (unsigned run = 0; run < warmup; ++run)
+    if (!timedRun(run))
+      return result;
+  TimerSamples before;
+  if (variant.timers) {
+    Result<TimerSamples> read = variant.timers->read();
+    if (!read)
+      return error(read.error());
+    before = std::move(*read);
+    variant.timers->enable(true);
+  }
+  for (unsigned run = 0; run < repeat; ++run) {
+    std::optional<double> seconds = timedRun(warmup + run);
+    if (!seconds)
+      break;
+    result.samples.push_back(*seconds);
+  }
+  if (variant.timers) {
+    variant.timers->enable(false);
+    Result<TimerSamples> after = variant.timers->read();
+    if (!after)
+      return error(after.error());
+    ProgramTimes times = newSamples(before, *after, program.name);
+    // The emitted code's own timer of P_run, when every timed run has a sample.
+    if (times.run.size() == result.samples.size())
+      result.samples = std::move(times.run);
+    for (auto &[name, samples] : times.kernels)
+      result.kernels.push_back({name, samples, summarizeTimes(samples)});
+  }
+  if (result.verdict == Verdict::Error)
+    return result;
+  result.time = summarizeTimes(result.samples);
+  return result;
+}
+
+} // namespace fusec::bench

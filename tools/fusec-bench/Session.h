@@ -1,0 +1,132 @@
+//===- Session.h - what every fusec-bench run sets up once --------*- C++ -*-===//
+//
+// The parsed file, the selected programs, the inputs file, the grid, the
+// compiler and the oracle (the interpreter on the unoptimised programs),
+// with the three things both the comparison and the autotuner do:
+// compile programs under a pipeline configuration, prepare a program's
+// inputs and reference outputs, and measure one program of one compiled
+// variant (verify once, then time).
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef FUSEC_TOOLS_BENCH_SESSION_H
+#define FUSEC_TOOLS_BENCH_SESSION_H
+
+#include "Bench.h"
+#include "GeneratedTimers.h"
+#include "InputGenerator.h"
+#include "NativeLibrary.h"
+#include "OutputFiles.h"
+#include "ProgramSignature.h"
+#include "Progress.h"
+#include "Report.h"
+
+#include "codegen/interpreter/Interpreter.h"
+#include "passes/PipelineConfig.h"
+
+#include "mlir/IR/BuiltinOps.h"
+#include "mlir/IR/MLIRContext.h"
+#include "llvm/Support/SourceMgr.h"
+
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace fusec::bench {
+
+/// Programs compiled under one pipeline configuration, and what runs them.
+struct Variant {
+  std::string name;
+  mlir::OwningOpRef<mlir::ModuleOp> module;
+  std::unique_ptr<SharedLibrary> library;   // compiled backends
+  std::unique_ptr<Interpreter> interpreter; // interpreter backend
+  std::optional<GeneratedTimers> timers;    // the emitted code's timers, when it has them
+  std::string error;                        // the variant failed to build
+};
+
+/// One program's arguments (the same for every variant) and the oracle's outputs.
+struct PreparedProgram {
+  const ProgramSignature *signature = nullptr;
+  std::vector<ArgumentValue> inputs;
+  std::vector<ArgumentValue> reference;
+  std::string inputsNote; // with an input directory: how many arguments came from it
+};
+
+class BenchSession {
+public:
+  BenchSession(const BenchOptions &options, llvm::raw_ostream &errs, Progress &progress);
+  ~BenchSession();
+
+  /// Parses the file, selects the programs, reads the inputs file, builds the
+  /// grid, finds the compiler and prepares the oracle. Prints what failed.
+  bool open();
+
+  const std::vector<const ProgramSignature *> &programs() const { return selected; }
+  std::vector<std::string> programNames() const;
+  RunDescription describe() const;
+  /// The whole file as the frontend made it.
+  mlir::ModuleOp frontend() { return *module; }
+  const Grid &grid() const { return *grid_; }
+  int32_t levels() const { return nlev; }
+
+  /// The configuration of variant `name`: `config` is the --config file, any
+  /// other name a pipeline for every program (`+` between passes).
+  Result<PipelineConfig> configFor(const std::string &name) const;
+  /// Compiles `programs` (every selected one when empty) under `config`.
+  /// A failure is recorded in the variant's `error` and printed; with
+  /// `announce`, so is the compile time.
+  std::unique_ptr<Variant> compile(const std::string &name, const PipelineConfig &config,
+                                   const std::vector<std::string> &programs = {},
+                                   bool announce = true);
+  Result<PreparedProgram> prepare(const ProgramSignature &program);
+  /// Verifies `program` on `variant` from fresh copies of the inputs, then
+  /// times `repeat` runs after `warmup` untimed ones, each from the initial
+  /// outputs (restored outside the timed region).
+  VariantResult measure(Variant &variant, const PreparedProgram &program, unsigned warmup,
+                        unsigned repeat);
+  /// Whether a --save-outputs directory could not be written.
+  bool savingFailed() const { return saveFailed; }
+  /// Writes the --save-outputs manifest (when saving).
+  Status finishSaving(const BenchReport &report);
+
+private:
+  bool fail(const std::string &message);
+  bool loadModule();
+  bool resolveLevels();
+  bool selectPrograms();
+  bool loadInputsFile();
+  bool makeGrid();
+  bool makeInputSource();
+  bool findCompiler();
+  bool compileOracle();
+  Tolerances tolerancesFor(const ProgramSignature &program, const Parameter &parameter) const;
+  void saveArguments(const ProgramSignature &program, const std::string &subdirectory,
+                     const std::vector<ArgumentValue> &values, bool outputsOnly);
+
+  const BenchOptions &options;
+  llvm::raw_ostream &errs;
+  Progress &progress;
+
+  mlir::MLIRContext context;
+  llvm::SourceMgr sourceMgr;
+  mlir::OwningOpRef<mlir::ModuleOp> module;    // the whole file
+  mlir::OwningOpRef<mlir::ModuleOp> selection; // only the selected programs
+  std::vector<ProgramSignature> signatures;    // every program of the file
+  std::vector<const ProgramSignature *> selected;
+  InputsFile inputsFile;
+  int32_t nlev = 0;
+  std::optional<Grid> grid_;
+  fusec_mesh mesh{};
+  InputSource inputSource;
+  std::unique_ptr<InputGenerator> generator;
+  mlir::OwningOpRef<mlir::ModuleOp> oracleModule;
+  std::unique_ptr<Interpreter> oracle;
+  std::optional<Compiler> compiler;
+  std::optional<OutputDirectory> outputDirectory;
+  bool saveFailed = false;
+};
+
+} // namespace fusec::bench
+
+#endif // FUSEC_TOOLS_BENCH_SESSION_H
