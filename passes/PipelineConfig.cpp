@@ -1,12 +1,11 @@
 //===- PipelineConfig.cpp - per-program and per-stencil choices -----------===//
 
 #include "passes/PipelineConfig.h"
+#include "passes/YamlSupport.h"
 
 #include <yaml-cpp/yaml.h>
 
-#include <fstream>
 #include <set>
-#include <sstream>
 
 namespace fusec {
 
@@ -110,12 +109,6 @@ PipelineConfig parseDocument(const YAML::Node &root) {
   return config;
 }
 
-std::string location(const std::string &path, const YAML::Mark &mark) {
-  if (mark.is_null())
-    return path;
-  return path + ":" + std::to_string(mark.line + 1) + ":" + std::to_string(mark.column + 1);
-}
-
 } // namespace
 
 const std::string &PipelineConfig::pipelineFor(const std::string &program) const {
@@ -129,22 +122,20 @@ bool parsePipelineConfig(const std::string &text, const std::string &path,
     config = parseDocument(YAML::Load(text));
     return true;
   } catch (const ConfigError &e) {
-    error = location(path, e.mark) + ": error: " + e.message;
+    error = yamlLocation(path, e.mark) + ": error: " + e.message;
   } catch (const YAML::Exception &e) {
-    error = location(path, e.mark) + ": error: " + e.msg;
+    error = yamlLocation(path, e.mark) + ": error: " + e.msg;
   }
   return false;
 }
 
 bool loadPipelineConfig(const std::string &path, PipelineConfig &config, std::string &error) {
-  std::ifstream file(path);
-  if (!file) {
+  std::string text;
+  if (!readTextFile(path, text)) {
     error = path + ": error: cannot read the configuration file";
     return false;
   }
-  std::stringstream text;
-  text << file.rdbuf();
-  return parsePipelineConfig(text.str(), path, config, error);
+  return parsePipelineConfig(text, path, config, error);
 }
 
 std::string printPipelineConfig(const PipelineConfig &config, const std::string &header) {

@@ -2,11 +2,11 @@
 
 #include "InputsFileReader.h"
 
+#include "passes/YamlSupport.h"
+
 #include <yaml-cpp/yaml.h>
 
-#include <fstream>
 #include <set>
-#include <sstream>
 
 namespace fusec::bench {
 
@@ -21,12 +21,6 @@ struct InputsError {
 
 [[noreturn]] void fail(const YAML::Node &node, const std::string &message) {
   throw InputsError{node.Mark(), message};
-}
-
-std::string location(const std::string &path, const YAML::Mark &mark) {
-  if (mark.is_null())
-    return path;
-  return path + ":" + std::to_string(mark.line + 1) + ":" + std::to_string(mark.column + 1);
 }
 
 void requireMap(const YAML::Node &node, const std::string &what) {
@@ -82,7 +76,7 @@ public:
   }
 
 private:
-  std::string where(const YAML::Node &node) const { return location(path, node.Mark()); }
+  std::string where(const YAML::Node &node) const { return yamlLocation(path, node.Mark()); }
 
   void readParameters(const YAML::Node &node, const std::string &what, ParameterInputs &inputs) {
     if (const YAML::Node scalars = node["scalars"]) {
@@ -164,22 +158,20 @@ bool parseInputsFile(const std::string &text, const std::string &path, InputsFil
     file = Reader(path).read(YAML::Load(text));
     return true;
   } catch (const InputsError &e) {
-    error = location(path, e.mark) + ": error: " + e.message;
+    error = yamlLocation(path, e.mark) + ": error: " + e.message;
   } catch (const YAML::Exception &e) {
-    error = location(path, e.mark) + ": error: " + e.msg;
+    error = yamlLocation(path, e.mark) + ": error: " + e.msg;
   }
   return false;
 }
 
 bool loadInputsFile(const std::string &path, InputsFile &file, std::string &error) {
-  std::ifstream stream(path);
-  if (!stream) {
+  std::string text;
+  if (!readTextFile(path, text)) {
     error = path + ": error: cannot read the inputs file";
     return false;
   }
-  std::stringstream text;
-  text << stream.rdbuf();
-  return parseInputsFile(text.str(), path, file, error);
+  return parseInputsFile(text, path, file, error);
 }
 
 } // namespace fusec::bench
