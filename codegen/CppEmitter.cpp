@@ -5,12 +5,15 @@
 // then an `omp simd` loop over the block's points, so the innermost loop runs
 // over the unit-stride horizontal index and vectorises. A tile holds `kblock`
 // levels, so kblock sets the work per OpenMP iteration as it sets the work
-// per CUDA thread; a kernel's `hblock` attribute replaces kHorizontalBlock as
+// per CUDA thread, and values a level takes from the level below (`k - 1`
+// reductions and expressions, see LevelCarrying.h) are kept per point in a
+// small array; a kernel's `hblock` attribute replaces kHorizontalBlock as
 // the points per block. 2-D kernels drop the level loops; vertical-only kernels
 // are one simd loop over levels (their unit-stride index).
 //
 //===----------------------------------------------------------------------===//
 
+#include "codegen/CEmitterCommon.h"
 #include "codegen/CFamilyEmitter.h"
 #include "codegen/Emitters.h"
 
@@ -95,11 +98,18 @@ public:
          << "#pragma omp parallel for collapse(2) schedule(static)\n"
          << loop(tile, "0", tiles) << loop(block, "0", blocks) << "const int32_t " << kBegin
          << " = " << plan.klb << " + " << tile << " * " << kblock << ";\nconst int32_t " << kEnd
-         << " = std::min(" << kBegin << " + " << kblock << ", " << plan.kub << ");\n"
-         << loop(level, kBegin, kEnd);
-      if (failed(pointLoop()))
+         << " = std::min(" << kBegin << " + " << kblock << ", " << plan.kub << ");\n";
+      codegen::LevelCarrying carrying =
+        plan.op.getNoLevelCarry() ? codegen::LevelCarrying() : codegen::analyzeLevelCarrying(plan.op, /*carryLoads=*/false);
+      if (carrying.empty()) {
+        os << loop(level, kBegin, kEnd);
+        if (failed(pointLoop()))
+          return failure();
+        os << "}\n";
+      } else if (failed(emitCarryingTile(plan, body, carrying, kBegin, kEnd, block, hBegin, hEnd, os))) {
         return failure();
-      os << "}\n}\n}\n";
+      }
+      os << "}\n}\n";
     }
     os << "}\n";
     return success();
@@ -108,6 +118,48 @@ public:
   void emitLaunch(const codegen::KernelPlan &plan, StringRef /*state*/,
                   raw_ostream &os) const override {
     os << plan.function << "(" << plan.kernelArguments() << ");\nreturn FUSEC_SUCCESS;\n";
+  }
+
+private:
+  /// The levels of one tile when values carry from each level to the next:
+  /// per point of the block, an array element holds what the level below
+  /// computed (LevelCarrying.h), so the first level computes everything and
+  /// later ones read those elements instead.
+  static LogicalResult emitCarryingTile(codegen::KernelPlan &plan,
+                                        codegen::KernelBodyEmitter &body,
+                                        const codegen::LevelCarrying &carrying,
+                                        StringRef kBegin, StringRef kEnd, StringRef block,
+                                        StringRef hBegin, StringRef hEnd, raw_ostream &os) {
+    codegen::NameTable &names = plan.scope.names;
+    const std::string &level = plan.scope.level;
+    std::string points = plan.horizontalBlock("kHorizontalBlock");
+    os << "const int32_t " << hBegin << " = " << plan.hlb << " + " << block << " * " << points
+       << ";\nconst int32_t " << hEnd << " = std::min(" << hBegin << " + " << points << ", "
+       << plan.hub << ");\n";
+    SmallVector<std::string> carries;
+    for (Operation *source : carrying.sources) {
+      std::string carry = names.unique("carry");
+      os << *codegen::cScalarType(source->getResult(0).getType()) << " " << carry << "["
+         << points << "];\n";
+      carries.push_back(carry + "[" + plan.point + " - " + hBegin.str() + "]");
+    }
+    auto pointLoop = [&](bool steady) {
+      os << "#pragma omp simd\nfor (int32_t " << plan.point << " = " << hBegin << "; "
+         << plan.point << " < " << hEnd << "; ++" << plan.point << ") {\n";
+      if (failed(body.emitCarryingLevel(plan.bodyOps(), carrying, carries, steady, os)))
+        return failure();
+      os << "}\n";
+      return success();
+    };
+    os << "{\nconst int32_t " << level << " = " << kBegin << ";\n";
+    if (failed(pointLoop(/*steady=*/false)))
+      return failure();
+    os << "}\nfor (int32_t " << level << " = " << kBegin << " + 1; " << level << " < " << kEnd
+       << "; ++" << level << ") {\n";
+    if (failed(pointLoop(/*steady=*/true)))
+      return failure();
+    os << "}\n";
+    return success();
   }
 };
 

@@ -5,11 +5,14 @@
 // `hblock` attribute replaces kThreadsPerBlock), levels on
 // blockIdx.y with each thread computing `kblock` consecutive levels in a
 // loop; work that does not depend on the level (neighbour indices, 2-D
-// loads) is computed once per thread before that loop. Vertical-only kernels
-// put the levels on x.
+// loads) is computed once per thread before that loop, and values the level
+// below already computed (`k - 1` reads, see LevelCarrying.h) are carried in
+// registers from one iteration to the next. Vertical-only kernels put the
+// levels on x.
 //
 //===----------------------------------------------------------------------===//
 
+#include "codegen/CEmitterCommon.h"
 #include "codegen/CFamilyEmitter.h"
 #include "codegen/Emitters.h"
 
@@ -100,9 +103,31 @@ private:
     std::string end = plan.scope.names.unique("k_end");
     os << "const int32_t " << begin << " = " << plan.klb << " + " << tile << " * " << plan.kblock
        << ";\nconst int32_t " << end << " = min(" << begin << " + " << plan.kblock << ", "
-       << plan.kub << ");\nfor (int32_t " << level << " = " << begin << "; " << level << " < "
-       << end << "; ++" << level << ") {\n";
-    if (failed(body.emit(perLevel, os)))
+       << plan.kub << ");\n";
+    codegen::LevelCarrying carrying =
+        plan.op.getNoLevelCarry() ? codegen::LevelCarrying() : codegen::analyzeLevelCarrying(plan.op, /*carryLoads=*/true);
+    if (carrying.empty()) {
+      os << "for (int32_t " << level << " = " << begin << "; " << level << " < " << end << "; ++"
+         << level << ") {\n";
+      if (failed(body.emit(perLevel, os)))
+        return failure();
+      os << "}\n";
+      return success();
+    }
+    // The first level computes everything; later ones take what the level
+    // below computed from registers.
+    SmallVector<std::string> carries;
+    for (Operation *source : carrying.sources) {
+      carries.push_back(plan.scope.names.unique("carry"));
+      os << *codegen::cScalarType(source->getResult(0).getType()) << " " << carries.back()
+         << ";\n";
+    }
+    os << "{\nconst int32_t " << level << " = " << begin << ";\n";
+    if (failed(body.emitCarryingLevel(perLevel, carrying, carries, /*steady=*/false, os)))
+      return failure();
+    os << "}\nfor (int32_t " << level << " = " << begin << " + 1; " << level << " < " << end
+       << "; ++" << level << ") {\n";
+    if (failed(body.emitCarryingLevel(perLevel, carrying, carries, /*steady=*/true, os)))
       return failure();
     os << "}\n";
     return success();

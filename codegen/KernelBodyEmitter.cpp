@@ -48,6 +48,27 @@ LogicalResult KernelBodyEmitter::emit(ArrayRef<Operation *> ops, raw_ostream &os
   return success();
 }
 
+LogicalResult KernelBodyEmitter::emitCarryingLevel(ArrayRef<Operation *> ops,
+                                                   const LevelCarrying &carrying,
+                                                   ArrayRef<std::string> carries, bool steady,
+                                                   raw_ostream &os) {
+  for (Operation *op : ops) {
+    if (steady) {
+      if (!carrying.steadyLive.contains(op))
+        continue;
+      if (auto carried = carrying.carriedFrom.find(op); carried != carrying.carriedFrom.end()) {
+        declare(op->getResult(0), freshTemporary(), carries[carried->second], os);
+        continue;
+      }
+    }
+    if (failed(emitOp(op, os)))
+      return failure();
+  }
+  for (auto [source, carry] : llvm::zip_equal(carrying.sources, carries))
+    os << carry << " = " << expr(source->getResult(0)) << ";\n";
+  return success();
+}
+
 LogicalResult KernelBodyEmitter::emitBlock(Block &block, raw_ostream &os) {
   for (Operation &op : block.without_terminator())
     if (failed(emitOp(&op, os)))

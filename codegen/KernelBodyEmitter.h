@@ -12,6 +12,7 @@
 #ifndef FUSEC_CODEGEN_KERNELBODYEMITTER_H
 #define FUSEC_CODEGEN_KERNELBODYEMITTER_H
 
+#include "codegen/LevelCarrying.h"
 #include "codegen/NameTable.h"
 #include "ir/StnOps.h"
 
@@ -56,6 +57,15 @@ public:
 
   /// Emits `ops` (top-level ops of the body, without its terminator).
   mlir::LogicalResult emit(llvm::ArrayRef<mlir::Operation *> ops, llvm::raw_ostream &os);
+
+  /// Emits `ops` for one level of a loop that carries values between levels:
+  /// on its first level all of them, on the following (`steady`) levels only
+  /// `carrying.steadyLive`, with carried results read from `carries` (C
+  /// lvalues, one per source). Ends by storing each source into its carry.
+  mlir::LogicalResult emitCarryingLevel(llvm::ArrayRef<mlir::Operation *> ops,
+                                        const LevelCarrying &carrying,
+                                        llvm::ArrayRef<std::string> carries, bool steady,
+                                        llvm::raw_ostream &os);
 
 private:
   mlir::LogicalResult emitBlock(mlir::Block &block, llvm::raw_ostream &os);

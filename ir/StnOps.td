@@ -157,7 +157,8 @@ def Stn_ApplyOp : Stn_Op<"apply", [
                        Optional<I32>:$klb, Optional<I32>:$kub,
                        OptionalAttr<StrAttr>:$name,
                        OptionalAttr<I64Attr>:$kblock,
-                       UnitAttr:$keep_in_memory);
+                       UnitAttr:$keep_in_memory,
+                       UnitAttr:$no_level_carry);
   let results = (outs Variadic<Stn_TempType>:$results);
   let regions = (region SizedRegion<1>:$body);
   let hasCustomAssemblyFormat = 1;
@@ -346,7 +347,9 @@ def Stn_KernelOp : Stn_Op<"kernel", [AttrSizedOperandSegments,
     The region runs once per point of the domain (its block argument) and
     level; it reads fields with `stn.load`, writes them with `stn.write` and
     guards parts with `scf.if` on `stn.index`/`stn.level` predicates. `kblock`
-    is the number of consecutive levels a thread computes.
+    is the number of consecutive levels a thread computes; the emitters carry
+    values from one of those levels to the next (a `k-1` read that equals a
+    `k` read one level down) unless `no_level_carry` is set.
 
     ```mlir
     stn.kernel "scale" on K[%c0 : %n] {
@@ -360,7 +363,8 @@ def Stn_KernelOp : Stn_Op<"kernel", [AttrSizedOperandSegments,
                        OptionalAttr<Stn_GridLocation>:$location,
                        Optional<I32>:$hlb, Optional<I32>:$hub,
                        Optional<I32>:$klb, Optional<I32>:$kub,
-                       DefaultValuedAttr<I64Attr, "1">:$kblock);
+                       DefaultValuedAttr<I64Attr, "1">:$kblock,
+                       UnitAttr:$no_level_carry);
   let regions = (region SizedRegion<1>:$body);
   let hasCustomAssemblyFormat = 1;
   let hasVerifier = 1;

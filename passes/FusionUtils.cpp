@@ -215,6 +215,7 @@ FailureOr<ApplyOp> mergeApplies(ApplyOp earlier, ApplyOp later) {
   if (auto kblock = std::max(earlier.getKblock().value_or(1), later.getKblock().value_or(1));
       kblock > 1)
     merged.setKblock(kblock);
+  merged.setNoLevelCarry(earlier.getNoLevelCarry() || later.getNoLevelCarry());
 
   Block &body = merged.getBody().front();
   OpBuilder inside = OpBuilder::atBlockEnd(&body);

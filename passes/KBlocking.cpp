@@ -38,7 +38,10 @@ struct KBlockingPass : public fusec::impl::KBlockingBase<KBlockingPass> {
                 const std::optional<llvm::Regex> &only) {
     if (!hasLevels || (only && !(name && only->match(*name))))
       return;
-    op->setAttr("kblock", Builder(op->getContext()).getI64IntegerAttr(block));
+    Builder builder(op->getContext());
+    op->setAttr("kblock", builder.getI64IntegerAttr(block));
+    if (!carry)
+      op->setAttr("no_level_carry", builder.getUnitAttr());
     if (auto diag = remark("stn-k-blocking", op))
       *diag << "each thread computes " << block << " consecutive levels of '"
             << name.value_or("kernel") << "'";

@@ -89,6 +89,7 @@ private:
         domain.horizontal ? domain.horizontal->ub : Value(),
         domain.vertical ? domain.vertical->lb : Value(),
         domain.vertical ? domain.vertical->ub : Value(), apply.getKblock().value_or(1));
+    kernel.setNoLevelCarry(apply.getNoLevelCarry());
     kernel.getBody().takeBody(apply.getBody());
     YieldOp yield = cast<YieldOp>(kernel.getBody().front().getTerminator());
     builder.setInsertionPoint(yield);

@@ -192,8 +192,12 @@ def KBlocking : Pass<"stn-k-blocking", "::mlir::ModuleOp"> {
     Sets `kblock` on applications (or kernels) with levels. The emitters then
     give each thread `block` consecutive levels: work that does not depend on
     the level (neighbour indices, 2-D coefficients) is computed once per
-    thread, and a value read at `k-1` that the thread read at `k` one
-    iteration earlier stays in a register. Whether it pays differs per
+    thread, and a value needed at `k-1` (a load, or a whole reduction or
+    expression over `k-1` reads) that the thread computed at `k` one
+    iteration earlier stays in a register (on CPUs, in a per-point array;
+    plain loads are read again there). `carry=false` sets `no_level_carry`
+    and recomputes those values instead, to measure what carrying gains.
+    Whether k-blocking pays differs per
     kernel, so it is not part of `fuse-all`: choose it per stencil (option
     `stencils`, a regular expression over application names) from
     measurements (`fusec-bench --autotune`).
@@ -211,6 +215,8 @@ def KBlocking : Pass<"stn-k-blocking", "::mlir::ModuleOp"> {
     Option<"block", "block", "int64_t", /*default=*/"4", "Levels per thread">,
     Option<"stencils", "stencils", "std::string", /*default=*/"\"\"",
            "Only applications whose name matches this regular expression (all when empty)">,
+    Option<"carry", "carry", "bool", /*default=*/"true",
+           "Carry values from one level of a thread to the next (false recomputes them)">,
   ];
 }
 

@@ -51,7 +51,7 @@ std::string describeValidPipelines() {
   std::string text = "valid pipelines: ";
   for (const NamedPipeline &pipeline : kNamedPipelines)
     text += pipeline.name.str() + ", ";
-  text += "or a comma-separated list of passes:";
+  text += "or a comma-separated list of those and of passes:";
   for (llvm::StringRef pass :
        {"stn-map-fusion{recompute=true bytes-weight=8}", "stn-merge-vertical",
         "stn-remove-redundant-arrays", "stn-k-blocking{block=4 stencils=<regex>}",
@@ -62,20 +62,51 @@ std::string describeValidPipelines() {
 
 } // namespace
 
+/// Splits a textual pipeline at the commas outside pass options.
+static llvm::SmallVector<llvm::StringRef> splitPipelineElements(llvm::StringRef spec) {
+  llvm::SmallVector<llvm::StringRef> elements;
+  int depth = 0;
+  size_t start = 0;
+  for (size_t i = 0; i < spec.size(); ++i) {
+    depth += spec[i] == '{' ? 1 : spec[i] == '}' ? -1 : 0;
+    if (spec[i] == ',' && depth == 0) {
+      elements.push_back(spec.slice(start, i).trim());
+      start = i + 1;
+    }
+  }
+  elements.push_back(spec.drop_front(start).trim());
+  return elements;
+}
+
 LogicalResult buildOptimisationPipeline(OpPassManager &pm, llvm::StringRef spec,
                                         std::string &error) {
   pm.addPass(createInferDomains());
-  if (const NamedPipeline *named = findNamedPipeline(spec.trim())) {
-    named->build(pm);
+  // Named pipelines may start or extend a list (`fuse-all,stn-k-blocking`);
+  // the passes between them go to MLIR's pipeline parser.
+  std::string passes;
+  auto parsePending = [&]() -> LogicalResult {
+    if (passes.empty())
+      return success();
+    std::string message;
+    llvm::raw_string_ostream messageStream(message);
+    if (failed(parsePassPipeline(passes, pm, messageStream))) {
+      error = "invalid pipeline '" + spec.str() + "': " + message + "\n" + describeValidPipelines();
+      return failure();
+    }
+    passes.clear();
     return success();
+  };
+  for (llvm::StringRef element : splitPipelineElements(spec)) {
+    const NamedPipeline *named = findNamedPipeline(element);
+    if (!named) {
+      passes += (passes.empty() ? "" : ",") + element.str();
+      continue;
+    }
+    if (failed(parsePending()))
+      return failure();
+    named->build(pm);
   }
-  std::string message;
-  llvm::raw_string_ostream messageStream(message);
-  if (failed(parsePassPipeline(spec, pm, messageStream))) {
-    error = "invalid pipeline '" + spec.str() + "': " + message + "\n" + describeValidPipelines();
-    return failure();
-  }
-  return success();
+  return parsePending();
 }
 
 void buildKernelLoweringPipeline(OpPassManager &pm) {

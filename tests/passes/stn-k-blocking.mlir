@@ -1,6 +1,8 @@
 // RUN: %fusec-opt %s -stn-k-blocking="block=8" | FileCheck %s
 // RUN: %fusec-opt %s -stn-k-blocking="block=2 stencils=nabla.*" | FileCheck %s --check-prefix=ONLY
 // RUN: not %fusec-opt %s -stn-k-blocking="block=0" 2>&1 | FileCheck %s --check-prefix=BAD
+// RUN: %fusec-opt %s -stn-k-blocking="block=4 carry=false" | FileCheck %s --check-prefix=RELOAD
+// RUN: %fusec-opt %s -stn-k-blocking="block=4 carry=false" -stn-lower-to-kernels | FileCheck %s --check-prefix=RELOAD-KERNEL
 
 // CHECK-LABEL: stn.program @levels
 // CHECK: attributes {kblock = 8 : i64, name = "nabla2"}
@@ -10,6 +12,10 @@
 // ONLY: attributes {kblock = 2 : i64, name = "nabla2"}
 // ONLY: attributes {name = "scale"}
 // BAD: stn-k-blocking: block must be at least 1
+// With carry=false the emitters recompute values the level below computed.
+// RELOAD: attributes {kblock = 4 : i64, name = "nabla2", no_level_carry}
+// RELOAD-KERNEL: kernel "nabla2"
+// RELOAD-KERNEL-SAME: attributes {kblock = 4 : i64, no_level_carry}
 stn.program @levels(%f: !stn.field<Cell x K x f64>, %g: !stn.field<Cell x f64>,
     %o: !stn.field<Cell x K x f64> {stn.intent = 1 : i32}, %o2: !stn.field<Cell x K x f64> {stn.intent = 1 : i32},
     %o3: !stn.field<Cell x f64> {stn.intent = 1 : i32},
