@@ -128,7 +128,8 @@ std::optional<double> Autotuner::evaluate(const PipelineConfig &config,
   progress.advance(name + ": " + what);
   std::unique_ptr<Variant> variant = session.compile(
       "candidate " + std::to_string(++candidate), config, {name}, /*announce=*/false);
-  VariantResult result = session.measure(*variant, program, options.warmup, options.repeat);
+  VariantResult result =
+      std::move(session.measure({variant.get()}, program, options.warmup, options.repeat)[0]);
   if (!result.timed()) {
     progress.note("fusec-bench: note: " + name + ": " + what + " rejected (" +
                   (result.verdict == Verdict::Error ? "error: " + result.error
@@ -246,8 +247,9 @@ bool Autotuner::confirm() {
     Result<PreparedProgram> prepared = session.prepare(*signature);
     if (!prepared)
       return fail(tuning.program + ": " + prepared.error());
-    VariantResult before = session.measure(*base, *prepared, options.warmup, repeat);
-    VariantResult after = session.measure(*tuned, *prepared, options.warmup, repeat);
+    std::vector<VariantResult> confirmed =
+        session.measure({base.get(), tuned.get()}, *prepared, options.warmup, repeat);
+    const VariantResult &before = confirmed[0], &after = confirmed[1];
     if (!before.timed() || !after.timed())
       return fail(tuning.program + ": the confirmation run failed");
     tuning.confirmedBaseline = before.time.median;

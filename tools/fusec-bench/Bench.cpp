@@ -113,11 +113,12 @@ ProgramResult Comparison::runProgram(const ProgramSignature &program) {
     return result;
   }
   result.inputsNote = prepared->inputsNote;
-  for (const auto &variant : variants) {
+  std::vector<Variant *> measured;
+  for (const auto &variant : variants)
+    measured.push_back(variant.get());
+  result.variants = session.measure(measured, *prepared, options.warmup, options.repeat);
+  for (const auto &variant : variants)
     progress.advance(program.name + ": " + variant->name);
-    result.variants.push_back(
-        session.measure(*variant, *prepared, options.warmup, options.repeat));
-  }
   if (program.name == options.stepProgram && session.programs().size() > 1) {
     Result<StepStructure> step = deriveStepStructure(session.frontend(), program,
                                                      prepared->inputs, session.programNames());

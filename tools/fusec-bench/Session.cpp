@@ -415,105 +415,144 @@ Result<PreparedProgram> BenchSession::prepare(const ProgramSignature &program) {
   return prepared;
 }
 
-VariantResult BenchSession::measure(Variant &variant, const PreparedProgram &prepared,
-                                    unsigned warmup, unsigned repeat) {
-  const ProgramSignature &program = *prepared.signature;
+namespace {
+
+/// One variant during an interleaved measurement.
+struct Measurement {
+  Variant *variant = nullptr;
+  std::unique_ptr<ProgramRunner> runner;
+  /// The arguments the runner is bound to: they live as long as it does.
+  std::vector<ArgumentValue> arguments;
   VariantResult result;
-  result.variant = variant.name;
-  auto error = [&](const std::string &message) {
+  TimerSamples timersBefore;
+  /// Verified and warmed up, and no run has failed since.
+  bool timing = false;
+
+  void error(const std::string &message) {
     result.verdict = Verdict::Error;
     result.error = message;
-    return result;
-  };
-  if (!variant.error.empty())
-    return error("pipeline '" + variant.name + "' could not be built (see the error above)");
-
-  std::unique_ptr<ProgramRunner> runner;
-  if (variant.library) {
-    Result<std::unique_ptr<NativeRunner>> native =
-        NativeRunner::create(*variant.library, program.name, mesh, nlev);
-    if (!native)
-      return error(native.error());
-    runner = std::move(*native);
-  } else {
-    runner = std::make_unique<InterpreterRunner>(*variant.interpreter, program.name);
+    timing = false;
   }
+};
 
-  // Verification: the first run, from fresh copies of the inputs.
-  std::vector<ArgumentValue> arguments = prepared.inputs;
-  if (Status status = runner->bind(arguments); !status)
-    return error(status.message());
-  if (Status status = runner->run(); !status)
-    return error(status.message());
-  if (Status status = runner->fetchOutputs(); !status)
-    return error(status.message());
-  for (size_t i = 0; i < program.parameters.size(); ++i) {
-    const Parameter &parameter = program.parameters[i];
-    if (!parameter.isOutput())
-      continue;
-    FieldResult field;
-    field.name = parameter.name;
-    field.format = arguments[i].field.format();
-    field.tolerances = tolerancesFor(program, parameter);
-    field.comparison =
-        compareFields(arguments[i].field, prepared.reference[i].field, field.tolerances);
-    result.fields.push_back(std::move(field));
-  }
-  setVerdict(result);
-  saveArguments(program, variantDirectoryName(variant.name), arguments, /*outputsOnly=*/true);
-  if (repeat == 0)
-    return result;
+} // namespace
 
-  // Timed runs, each from the initial outputs (restored outside the timed region); the
-  // emitted code's timers, when it has them, are on for these runs only.
-  auto timedRun = [&](unsigned run) -> std::optional<double> {
-    if (Status status = runner->restoreOutputs(prepared.inputs); !status) {
-      error("run " + std::to_string(run + 1) + ": " + status.message());
+std::vector<VariantResult> BenchSession::measure(llvm::ArrayRef<Variant *> variants,
+                                                 const PreparedProgram &prepared,
+                                                 unsigned warmup, unsigned repeat) {
+  const ProgramSignature &program = *prepared.signature;
+  std::vector<Measurement> measurements(variants.size());
+
+  // A run from the initial outputs; its time, or nothing after an error.
+  auto run = [&](Measurement &m, unsigned index) -> std::optional<double> {
+    if (Status status = m.runner->restoreOutputs(prepared.inputs); !status) {
+      m.error("run " + std::to_string(index + 1) + ": " + status.message());
       return std::nullopt;
     }
     auto start = std::chrono::steady_clock::now();
-    Status status = runner->run();
+    Status status = m.runner->run();
     double seconds =
         std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
     if (!status) {
-      error("run " + std::to_string(run + 1) + ": " + status.message());
+      m.error("run " + std::to_string(index + 1) + ": " + status.message());
       return std::nullopt;
     }
     return seconds;
   };
-  for (unsigned run = 0; run < warmup; ++run)
-    if (!timedRun(run))
-      return result;
-  TimerSamples before;
-  if (variant.timers) {
-    Result<TimerSamples> read = variant.timers->read();
-    if (!read)
-      return error(read.error());
-    before = std::move(*read);
-    variant.timers->enable(true);
+
+  // Verification (the first run, from fresh copies of the inputs) and warm-up.
+  for (auto [variant, m] : llvm::zip_equal(variants, measurements)) {
+    m.variant = variant;
+    m.result.variant = variant->name;
+    if (!variant->error.empty()) {
+      m.error("pipeline '" + variant->name + "' could not be built (see the error above)");
+      continue;
+    }
+    if (variant->library) {
+      Result<std::unique_ptr<NativeRunner>> native =
+          NativeRunner::create(*variant->library, program.name, mesh, nlev);
+      if (!native) {
+        m.error(native.error());
+        continue;
+      }
+      m.runner = std::move(*native);
+    } else {
+      m.runner = std::make_unique<InterpreterRunner>(*variant->interpreter, program.name);
+    }
+    m.arguments = prepared.inputs;
+    std::vector<ArgumentValue> &arguments = m.arguments;
+    Status status = m.runner->bind(arguments);
+    if (status)
+      status = m.runner->run();
+    if (status)
+      status = m.runner->fetchOutputs();
+    if (!status) {
+      m.error(status.message());
+      continue;
+    }
+    for (size_t i = 0; i < program.parameters.size(); ++i) {
+      const Parameter &parameter = program.parameters[i];
+      if (!parameter.isOutput())
+        continue;
+      FieldResult field;
+      field.name = parameter.name;
+      field.format = arguments[i].field.format();
+      field.tolerances = tolerancesFor(program, parameter);
+      field.comparison =
+          compareFields(arguments[i].field, prepared.reference[i].field, field.tolerances);
+      m.result.fields.push_back(std::move(field));
+    }
+    setVerdict(m.result);
+    saveArguments(program, variantDirectoryName(variant->name), arguments, /*outputsOnly=*/true);
+    if (repeat == 0)
+      continue;
+    m.timing = true;
+    for (unsigned index = 0; index < warmup && m.timing; ++index)
+      run(m, index);
+    if (m.timing && variant->timers) {
+      Result<TimerSamples> read = variant->timers->read();
+      if (read)
+        m.timersBefore = std::move(*read);
+      else
+        m.error(read.error());
+    }
   }
-  for (unsigned run = 0; run < repeat; ++run) {
-    std::optional<double> seconds = timedRun(warmup + run);
-    if (!seconds)
-      break;
-    result.samples.push_back(*seconds);
+
+  // Timed runs, round the variants; the emitted code's timers are on for
+  // these runs only.
+  for (unsigned index = 0; index < repeat; ++index)
+    for (Measurement &m : measurements) {
+      if (!m.timing)
+        continue;
+      if (m.variant->timers)
+        m.variant->timers->enable(true);
+      std::optional<double> seconds = run(m, warmup + index);
+      if (m.variant->timers)
+        m.variant->timers->enable(false);
+      if (seconds)
+        m.result.samples.push_back(*seconds);
+    }
+
+  std::vector<VariantResult> results;
+  for (Measurement &m : measurements) {
+    if (m.timing && m.variant->timers) {
+      Result<TimerSamples> after = m.variant->timers->read();
+      if (!after) {
+        m.error(after.error());
+      } else {
+        ProgramTimes times = newSamples(m.timersBefore, *after, program.name);
+        // The emitted code's own timer of P_run, when every timed run has a sample.
+        if (times.run.size() == m.result.samples.size())
+          m.result.samples = std::move(times.run);
+        for (auto &[name, samples] : times.kernels)
+          m.result.kernels.push_back({name, samples, summarizeTimes(samples)});
+      }
+    }
+    if (m.timing)
+      m.result.time = summarizeTimes(m.result.samples);
+    results.push_back(std::move(m.result));
   }
-  if (variant.timers) {
-    variant.timers->enable(false);
-    Result<TimerSamples> after = variant.timers->read();
-    if (!after)
-      return error(after.error());
-    ProgramTimes times = newSamples(before, *after, program.name);
-    // The emitted code's own timer of P_run, when every timed run has a sample.
-    if (times.run.size() == result.samples.size())
-      result.samples = std::move(times.run);
-    for (auto &[name, samples] : times.kernels)
-      result.kernels.push_back({name, samples, summarizeTimes(samples)});
-  }
-  if (result.verdict == Verdict::Error)
-    return result;
-  result.time = summarizeTimes(result.samples);
-  return result;
+  return results;
 }
 
 } // namespace fusec::bench

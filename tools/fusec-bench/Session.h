@@ -80,11 +80,16 @@ public:
                                    const std::vector<std::string> &programs = {},
                                    bool announce = true);
   Result<PreparedProgram> prepare(const ProgramSignature &program);
-  /// Verifies `program` on `variant` from fresh copies of the inputs, then
-  /// times `repeat` runs after `warmup` untimed ones, each from the initial
-  /// outputs (restored outside the timed region).
-  VariantResult measure(Variant &variant, const PreparedProgram &program, unsigned warmup,
-                        unsigned repeat);
+  /// Verifies `program` on each variant from fresh copies of the inputs, then
+  /// times `repeat` runs of each after `warmup` untimed ones, each run from
+  /// the initial outputs (restored outside the timed region). The timed runs
+  /// go round the variants (run 1 of each, then run 2 of each, ...) so that a
+  /// machine whose speed drifts during the measurement slows all variants
+  /// alike instead of whichever ran last; all variants hold their fields
+  /// meanwhile.
+  std::vector<VariantResult> measure(llvm::ArrayRef<Variant *> variants,
+                                     const PreparedProgram &program, unsigned warmup,
+                                     unsigned repeat);
   /// Whether a --save-outputs directory could not be written.
   bool savingFailed() const { return saveFailed; }
   /// Writes the --save-outputs manifest (when saving).
