@@ -5,6 +5,7 @@
 #include "passes/Remarks.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/IR/Dominance.h"
 #include "llvm/Support/FormatVariadic.h"
 
 namespace fusec {
@@ -57,8 +58,18 @@ private:
     return false;
   }
 
+  /// Whether, once both are recomputed, CSE keeps only one of the two
+  /// evaluations: the same point and level, one read dominating the other.
+  static bool sameEvaluation(LoadOp a, LoadOp b, DominanceInfo &dominance) {
+    return a.getPoint() == b.getPoint() && a.getLevelOffset() == b.getLevelOffset() &&
+           a.getNbr() == b.getNbr() &&
+           (dominance.properlyDominates(a.getOperation(), b.getOperation()) ||
+            dominance.properlyDominates(b.getOperation(), a.getOperation()));
+  }
+
   ReadSites collectReads(ApplyOp producer, Value result) {
     ReadSites sites;
+    DominanceInfo dominance(program);
     for (Operation *user : result.getUsers()) {
       if (isa<StoreOp>(user)) {
         sites.stored = true;
@@ -81,8 +92,12 @@ private:
         continue;
       }
       sites.throughNeighbours |= load.getPoint() != consumer.getPoint();
+      bool repeated = llvm::any_of(sites.inlinable, [&](LoadOp counted) {
+        return sameEvaluation(counted, load, dominance);
+      });
       sites.inlinable.push_back(load);
-      sites.evaluations += multiplicity(load, consumer);
+      if (!repeated)
+        sites.evaluations += multiplicity(load, consumer);
     }
     return sites;
   }

@@ -83,7 +83,8 @@ def MapFusion : Pass<"stn-map-fusion", "::mlir::ModuleOp"> {
     before). The cost model recomputes when `reads x work(producer)` is at
     most `work(producer)` (when the producer disappears) plus
     `bytes-weight x` the bytes a materialised temporary moves (one write, one
-    read). Nothing is fused across a halo exchange or across an operation
+    read). Reads at the same point and level where one dominates the other
+    count once: CSE keeps one recomputation. Nothing is fused across a halo exchange or across an operation
     that writes a field the producer reads: only independent operations are
     skipped over.
 

@@ -108,6 +108,54 @@ stn.program @cost_model(%w_old: !stn.field<Cell x K x f64> {stn.name = "w_old"},
 stn.connectivity @C2E2CO : Cell -> Cell [4]
 stn.connectivity @E2C : Edge -> Cell [2] skip
 
+// Cost model: two reads at the same point and level are one evaluation (CSE
+// keeps one copy of the recomputed producer); reads at k and k-1 are two. So
+// with free memory 'twice' is still fused and 'shifted' is not.
+// CHECK-LABEL: stn.program @repeated_reads
+// CHECK-NOT: name = "twice"
+// CHECK-NOT: name = "shifted"
+// CHECK: } attributes {name = "reader"}
+// NOCOST-LABEL: stn.program @repeated_reads
+// NOCOST-NOT: name = "twice"
+// NOCOST: } attributes {name = "shifted"}
+// NOCOST: } attributes {name = "reader"}
+stn.program @repeated_reads(%f: !stn.field<Cell x K x f64> {stn.name = "f"},
+    %o: !stn.field<Cell x K x f64> {stn.intent = 1 : i32, stn.name = "o"},
+    %lo: i32 {stn.name = "lo"}, %hi: i32 {stn.name = "hi"}, %k0: i32, %k1: i32) {
+  // expected-remark @+1 {{fused 'twice' into its readers: 1 read(s) at the centre, work 3 each}}
+  %t = stn.apply on Cell[%lo : %hi] K[%k0 : %k1] -> !stn.temp<Cell x K x f64> {
+  ^bb0(%p: !stn.point<Cell>):
+    %x = stn.load %f[%p, k] : !stn.field<Cell x K x f64>
+    %y = arith.mulf %x, %x : f64
+    stn.yield %y : f64
+  } attributes {name = "twice"}
+  // expected-remark @+1 {{fused 'shifted' into its readers: 2 read(s) at the centre, work 3 each}}
+  %s = stn.apply on Cell[%lo : %hi] K[%k0 : %k1] -> !stn.temp<Cell x K x f64> {
+  ^bb0(%p: !stn.point<Cell>):
+    %x = stn.load %f[%p, k] : !stn.field<Cell x K x f64>
+    %y = arith.addf %x, %x : f64
+    stn.yield %y : f64
+  } attributes {name = "shifted"}
+  %u = stn.apply on Cell[%lo : %hi] K[%k0 : %k1] -> !stn.temp<Cell x K x f64> {
+  ^bb0(%p: !stn.point<Cell>):
+    %a = stn.load %t[%p, k] : !stn.temp<Cell x K x f64>
+    %b = stn.load %t[%p, k] : !stn.temp<Cell x K x f64>
+    %c = stn.load %s[%p, k] : !stn.temp<Cell x K x f64>
+    %d = stn.load %s[%p, k - 1] : !stn.temp<Cell x K x f64>
+    %ab = arith.mulf %a, %b : f64
+    %cd = arith.subf %c, %d : f64
+    %r = arith.addf %ab, %cd : f64
+    stn.yield %r : f64
+  } attributes {name = "reader"}
+  stn.store %u to %o on Cell[%lo : %hi] K[%k0 : %k1] : !stn.temp<Cell x K x f64> to !stn.field<Cell x K x f64>
+  stn.return
+}
+
+// -----
+
+stn.connectivity @C2E2CO : Cell -> Cell [4]
+stn.connectivity @E2C : Edge -> Cell [2] skip
+
 // Refusal (the dependency-skipping case that broke dawn): the producer reads
 // `a`, which is written between producer and consumer, so the consumer must
 // see the value computed before that write.
