@@ -2,24 +2,17 @@
 
 #include "HostField.h"
 
+#include "fusec/kernel_support.h"
+
 #include "llvm/Support/ErrorHandling.h"
 
 #include <cmath>
 #include <cstring>
-#include <sys/mman.h>
 
 namespace fusec::bench {
 
 void *allocateHugePageAligned(size_t bytes) {
-  constexpr size_t kHugePage = size_t(2) << 20;
-  void *memory = nullptr;
-  if (bytes < kHugePage) {
-    memory = std::malloc(bytes == 0 ? 1 : bytes);
-  } else if (posix_memalign(&memory, kHugePage, bytes) == 0) {
-    madvise(memory, bytes, MADV_HUGEPAGE); // advice only: without THP it is ignored
-  } else {
-    memory = nullptr;
-  }
+  void *memory = allocate_host_buffer(bytes);
   if (!memory)
     llvm::report_bad_alloc_error("fusec-bench: out of memory for a field");
   return memory;

@@ -19,9 +19,9 @@
 
 namespace fusec::bench {
 
-/// `bytes` of memory from std::malloc, or for large sizes 2 MiB-aligned with
-/// transparent huge pages requested; free it with std::free. Out of memory
-/// is a fatal error.
+/// `bytes` of zeroed memory from fusec::allocate_host_buffer (the generated
+/// code's buffers come from it too); free it with std::free. Out of memory is
+/// a fatal error.
 void *allocateHugePageAligned(size_t bytes);
 
 /// Allocates large arrays on 2 MiB boundaries and asks for transparent huge

@@ -246,6 +246,23 @@ struct Extents {
   }
 };
 
+/* Zeroed host memory to release with std::free, or null. Buffers of 2 MiB and more start on a
+ * 2 MiB boundary with transparent huge pages requested, so neighbour gathers across a whole
+ * field miss the TLB less, and alike in every run. */
+inline void *allocate_host_buffer(size_t bytes) {
+  constexpr size_t huge_page = size_t(2) << 20;
+  if (bytes < huge_page)
+    return std::calloc(bytes == 0 ? 1 : bytes, 1);
+  void *memory = nullptr;
+  if (posix_memalign(&memory, huge_page, bytes) != 0)
+    return nullptr;
+#if defined(__linux__)
+  madvise(memory, bytes, MADV_HUGEPAGE);
+#endif
+  std::memset(memory, 0, bytes);
+  return memory;
+}
+
 /* A zero-initialised host array; no exceptions, so allocation failure is a status. */
 template <typename T> class HostArray {
 public:
@@ -258,7 +275,7 @@ public:
     release();
     if (size == 0)
       return FUSEC_SUCCESS;
-    data_ = static_cast<T *>(allocate_zeroed(size * sizeof(T)));
+    data_ = static_cast<T *>(allocate_host_buffer(size * sizeof(T)));
     if (data_ == nullptr)
       return FUSEC_ERROR_OUT_OF_MEMORY;
     size_ = size;
@@ -283,23 +300,6 @@ public:
   size_t size() const { return size_; }
 
 private:
-  /* Zeroed memory; buffers of 2 MiB and more start on a 2 MiB boundary with transparent huge
-   * pages requested, so neighbour gathers across a whole field miss the TLB less (and alike
-   * in every run). */
-  static void *allocate_zeroed(size_t bytes) {
-    constexpr size_t huge_page = size_t(2) << 20;
-    if (bytes < huge_page)
-      return std::calloc(bytes, 1);
-    void *memory = nullptr;
-    if (posix_memalign(&memory, huge_page, bytes) != 0)
-      return nullptr;
-#if defined(__linux__)
-    madvise(memory, bytes, MADV_HUGEPAGE);
-#endif
-    std::memset(memory, 0, bytes);
-    return memory;
-  }
-
   T *data_ = nullptr;
   size_t size_ = 0;
 };
