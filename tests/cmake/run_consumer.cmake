@@ -58,6 +58,9 @@ if(CHECK_REGENERATION AND GENERATOR STREQUAL "Ninja")
     if(name STREQUAL "diffusion.stn")
       continue() # the source itself; test what it imports and the configuration
     endif()
+    # Filesystem timestamps are coarse: a touch in the same tick as the last
+    # regeneration would look no newer than its outputs.
+    execute_process(COMMAND ${CMAKE_COMMAND} -E sleep 1)
     file(TOUCH "${inputs_dir}/${name}")
     run(${CMAKE_COMMAND} --build ${BINARY_DIR} -- diffusion_dsl/diffusion.h)
     if(NOT output MATCHES "fusec: diffusion.stn")
