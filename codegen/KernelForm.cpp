@@ -90,9 +90,6 @@ static LogicalResult verifyKernel(KernelOp kernel) {
       if (FieldShape::of(field.getType()).vertical != VerticalKind::None &&
           failed(needsLevel(op, field)))
         return failure();
-      if (write.getPoint() && write.getPoint() != kernel.getPoint())
-        return op->emitError() << "kernel '" << kernel.getName()
-                               << "' writes away from its current point";
       if (auto arg = dyn_cast<BlockArgument>(field)) {
         auto program = cast<ProgramOp>(arg.getOwner()->getParentOp());
         if (program.getArgIntent(arg.getArgNumber()) == Intent::In)

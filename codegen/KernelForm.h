@@ -23,8 +23,8 @@ namespace fusec::codegen {
 
 /// Fails with "module is not in kernel form: found <op>" at the first op that
 /// kernel form does not allow, or with an explanation at the first kernel an
-/// emitter cannot translate (levels read by a kernel without levels, a write
-/// away from the current point, a written input, an unsupported element type).
+/// emitter cannot translate (levels read by a kernel without levels, a written
+/// input, an unsupported element type).
 mlir::LogicalResult verifyKernelForm(mlir::ModuleOp module);
 
 /// What a kernel takes from its program.

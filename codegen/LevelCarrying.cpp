@@ -19,9 +19,8 @@ namespace {
 /// k - 1 ("is one level below"), comparing structure with memoisation.
 class ShiftMatcher {
 public:
-  ShiftMatcher(Block &body, const llvm::DenseSet<Value> &levelDependent,
-               const llvm::DenseSet<Value> &written)
-      : body(body), levelDependent(levelDependent), written(written) {}
+  ShiftMatcher(Block &body, const llvm::DenseSet<Value> &levelDependent)
+      : body(body), levelDependent(levelDependent) {}
 
   /// Whether top-level `below` at level k equals top-level `source` at k - 1.
   bool isOneLevelBelow(Operation *below, Operation *source) {
@@ -62,9 +61,8 @@ private:
     std::optional<std::pair<int64_t, int64_t>> offsets;
     bool hasLevel = false;
     if (auto load = dyn_cast<LoadOp>(below)) {
-      // A field this kernel writes may change between the two levels.
-      if (written.contains(load.getField()))
-        return false;
+      // Fields the kernel writes are read only at the written level (the
+      // kernel verifier's race rule), so no k - 1 read of them reaches here.
       offsets = {load.getLevelOffset(), cast<LoadOp>(source).getLevelOffset()};
       hasLevel = FieldShape::of(load.getField().getType()).vertical != VerticalKind::None;
     } else if (auto level = dyn_cast<LevelOp>(below)) {
@@ -113,7 +111,6 @@ private:
 
   Block &body;
   const llvm::DenseSet<Value> &levelDependent;
-  const llvm::DenseSet<Value> &written;
   /// Keyed by op pairs but only looked up, never iterated.
   std::map<std::pair<Operation *, Operation *>, bool> memo;
 };
@@ -143,8 +140,7 @@ LevelCarrying analyzeLevelCarrying(KernelOp kernel, bool carryLoads) {
   llvm::DenseSet<Value> levelDependent;
   for (Operation *op : perLevel)
     levelDependent.insert(op->getResults().begin(), op->getResults().end());
-  KernelUses uses = analyzeKernel(kernel);
-  ShiftMatcher matcher(body, levelDependent, uses.written);
+  ShiftMatcher matcher(body, levelDependent);
 
   llvm::DenseMap<Operation *, Operation *> sourceOf;
   for (Operation *below : perLevel) {

@@ -96,6 +96,37 @@ static LogicalResult verifyBoundsPaired(Operation *op, Value lb, Value ub, Strin
 }
 
 //===----------------------------------------------------------------------===//
+// Memory effects
+//===----------------------------------------------------------------------===//
+
+using EffectList = SmallVectorImpl<SideEffects::EffectInstance<MemoryEffects::Effect>>;
+
+/// The effects of everything nested in `op`'s regions. An op that does not
+/// describe its effects may do anything.
+static void getNestedEffects(Operation *op, EffectList &effects) {
+  for (Region &region : op->getRegions())
+    region.walk([&](Operation *nested) {
+      if (auto iface = dyn_cast<MemoryEffectOpInterface>(nested)) {
+        iface.getEffects(effects);
+        return;
+      }
+      if (nested->hasTrait<OpTrait::HasRecursiveMemoryEffects>())
+        return; // its nested ops are visited by this walk
+      effects.emplace_back(MemoryEffects::Read::get(), FieldResource::get());
+      effects.emplace_back(MemoryEffects::Write::get(), FieldResource::get());
+    });
+}
+
+void ApplyOp::getEffects(EffectList &effects) { getNestedEffects(*this, effects); }
+void ReduceOp::getEffects(EffectList &effects) { getNestedEffects(*this, effects); }
+void KernelOp::getEffects(EffectList &effects) { getNestedEffects(*this, effects); }
+
+void LoadOp::getEffects(EffectList &effects) {
+  if (isa<FieldType>(getField().getType()))
+    effects.emplace_back(MemoryEffects::Read::get(), &getFieldMutable(), FieldResource::get());
+}
+
+//===----------------------------------------------------------------------===//
 // ConnectivityOp
 //===----------------------------------------------------------------------===//
 
@@ -580,7 +611,8 @@ LogicalResult KernelOp::verify() {
                             "a location";
   if (getKblock() < 1)
     return emitOpError() << "kblock must be at least 1";
-  // Loads are pure, which holds only if no load of a field follows a write of it.
+  // The points of a launch run in any order and in parallel: a field it writes
+  // may be read only where the same thread writes it, before it writes it.
   SmallVector<Value> written;
   WalkResult order = walk([&](Operation *op) {
     if (auto write = dyn_cast<WriteOp>(op))
@@ -592,10 +624,38 @@ LogicalResult KernelOp::verify() {
   if (order.wasInterrupted())
     return emitOpError() << "reads a field after writing it; every write must come after the "
                             "kernel's loads of that field";
-  return success();
+  bool hasLevels = getKlb() != nullptr;
+  WalkResult writes = walk([&](WriteOp write) {
+    FieldShape shape = FieldShape::of(write.getField().getType());
+    if (shape.location != location || (shape.vertical != VerticalKind::None) != hasLevels) {
+      write.emitOpError() << "writes a field that does not live on the kernel's points and "
+                             "levels: every thread would write the same elements";
+      return WalkResult::interrupt();
+    }
+    if (write.getPoint() != getPoint()) {
+      write.emitOpError() << "writes away from the kernel's point: another thread may read "
+                             "or write that element";
+      return WalkResult::interrupt();
+    }
+    return WalkResult::advance();
+  });
+  if (writes.wasInterrupted())
+    return failure();
+  WalkResult races = walk([&](LoadOp load) {
+    if (!llvm::is_contained(written, load.getField()) ||
+        (load.getPoint() == getPoint() && load.getLevelOffset() == 0 && !load.getDynOffset()))
+      return WalkResult::advance();
+    load.emitOpError() << "reads a field the kernel writes, away from the point and level being "
+                          "written: a race between threads (write the results to a buffer and "
+                          "copy them in a second kernel)";
+    return WalkResult::interrupt();
+  });
+  return failure(races.wasInterrupted());
 }
 
 LogicalResult WriteOp::verify() {
+  if (!(*this)->getParentOfType<KernelOp>())
+    return emitOpError() << "writes fields only inside a kernel";
   FieldShape shape = FieldShape::of(getField().getType());
   if (getValue().getType() != shape.elementType)
     return emitOpError() << "writes " << getValue().getType() << " into a field of "

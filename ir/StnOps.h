@@ -14,6 +14,17 @@
 #include "mlir/Interfaces/FunctionInterfaces.h"
 #include "mlir/Interfaces/SideEffectInterfaces.h"
 
+namespace fusec::stn {
+
+/// The memory of field buffers: what loads from fields read and stores,
+/// kernel writes and exchanges write. Effects name the field value, so
+/// analyses can tell fields apart.
+struct FieldResource : public mlir::SideEffects::Resource::Base<FieldResource> {
+  llvm::StringRef getName() final { return "stn.field"; }
+};
+
+} // namespace fusec::stn
+
 #define GET_OP_CLASSES
 #include "ir/StnOps.h.inc"
 

@@ -12,6 +12,11 @@ include "mlir/Interfaces/FunctionInterfaces.td"
 include "mlir/Interfaces/SideEffectInterfaces.td"
 include "mlir/Interfaces/ControlFlowInterfaces.td"
 
+/// Field buffers (program arguments and `stn.alloc`s) are memory: loads from
+/// them read it, stores, kernel writes and exchanges write it. Temporaries
+/// (`!stn.temp`) are values and have no effects.
+def Stn_FieldResource : Resource<"::fusec::stn::FieldResource">;
+
 //===----------------------------------------------------------------------===//
 // Module-level declarations
 //===----------------------------------------------------------------------===//
@@ -94,10 +99,10 @@ def Stn_ReturnOp : Stn_Op<"return", [Pure, HasParent<"ProgramOp">, Terminator]> 
 // Program-level operations
 //===----------------------------------------------------------------------===//
 
-def Stn_AllocOp : Stn_Op<"alloc", [MemoryEffects<[MemAlloc]>]> {
+def Stn_AllocOp : Stn_Op<"alloc"> {
   let summary = "a program-local field buffer, allocated once at setup";
   let arguments = (ins OptionalAttr<StrAttr>:$name);
-  let results = (outs Stn_FieldType:$field);
+  let results = (outs Res<Stn_FieldType, "the new buffer", [MemAlloc<Stn_FieldResource>]>:$field);
   let assemblyFormat = "attr-dict `:` type($field)";
 }
 
@@ -133,7 +138,7 @@ def Stn_ImageOp : Stn_Op<"image", [Pure,
 }
 
 def Stn_ApplyOp : Stn_Op<"apply", [
-    RecursiveMemoryEffects, AttrSizedOperandSegments,
+    DeclareOpInterfaceMethods<MemoryEffectsOpInterface>, AttrSizedOperandSegments,
     SingleBlockImplicitTerminator<"YieldOp">]> {
   let summary = "computes temporaries at every point of a domain";
   let description = [{
@@ -143,6 +148,10 @@ def Stn_ApplyOp : Stn_Op<"apply", [
     domain is a horizontal range `[hlb, hub)` of the location and a vertical
     range `[klb, kub)`. An application whose domain is not yet inferred prints
     only its location; `stn-infer-domains` fills it in.
+
+    Its memory effects are those of its region: reads of the field buffers it
+    loads (an application never writes), so CSE merges two equal applications
+    only when nothing in between writes what they read.
 
     ```mlir
     %t = stn.apply on Edge[%lo : %hi] K[%c0 : %nlev] -> !stn.temp<Edge x K x f64> {
@@ -194,7 +203,8 @@ def Stn_StoreOp : Stn_Op<"store", [AttrSizedOperandSegments]> {
         : !stn.temp<Edge x K x f64> to !stn.field<Edge x K x f64>
     ```
   }];
-  let arguments = (ins Stn_TempType:$value, Stn_FieldType:$field,
+  let arguments = (ins Stn_TempType:$value,
+                       Arg<Stn_FieldType, "the buffer written", [MemWrite<Stn_FieldResource>]>:$field,
                        Optional<I32>:$hlb, Optional<I32>:$hub,
                        Optional<I32>:$klb, Optional<I32>:$kub);
   let hasCustomAssemblyFormat = 1;
@@ -203,7 +213,12 @@ def Stn_StoreOp : Stn_Op<"store", [AttrSizedOperandSegments]> {
 
 def Stn_ExchangeOp : Stn_Op<"exchange"> {
   let summary = "halo exchange of fields: a barrier nothing is fused across";
-  let arguments = (ins Variadic<Stn_FieldType>:$fields);
+  let description = [{
+    Reads and writes each field: the halo points are overwritten with the
+    owners' values.
+  }];
+  let arguments = (ins Arg<Variadic<Stn_FieldType>, "the fields exchanged",
+                           [MemRead<Stn_FieldResource>, MemWrite<Stn_FieldResource>]>:$fields);
   let assemblyFormat = "$fields attr-dict `:` type($fields)";
 }
 
@@ -219,13 +234,13 @@ def Stn_YieldOp : Stn_Op<"yield", [Pure, Terminator, ReturnLike,
   let assemblyFormat = "($values^ `:` type($values))? attr-dict";
 }
 
-def Stn_LoadOp : Stn_Op<"load", [Pure, AttrSizedOperandSegments]> {
+def Stn_LoadOp : Stn_Op<"load", [
+    DeclareOpInterfaceMethods<MemoryEffectsOpInterface>, AttrSizedOperandSegments]> {
   let summary = "reads a field or temporary at a point and level";
   let description = [{
-    Loads are pure: nothing writes a field inside an application, and in a
-    kernel every `stn.write` of a field comes after the kernel's loads of it
-    (the kernel verifier checks this), so equal loads always read equal
-    values and CSE may merge them (and the folds containing them).
+    A load from a field buffer reads memory (the field's `FieldResource`); a
+    load from a temporary has no effect. Loads are not speculatable: a read
+    guarded by a level or index predicate may be out of range without it.
 
     Reads `field` at horizontal `point` (absent for vertical-only fields), at
     neighbour slot `nbr` of a sparse field, and at level `k + offset`, or
@@ -270,7 +285,7 @@ def Stn_NeighborOp : Stn_Op<"neighbor", [Pure,
       "$point `through` $conn `[` $index `]` attr-dict `:` type($point) `->` type($result)";
 }
 
-def Stn_ReduceOp : Stn_Op<"reduce", [RecursiveMemoryEffects,
+def Stn_ReduceOp : Stn_Op<"reduce", [DeclareOpInterfaceMethods<MemoryEffectsOpInterface>,
     SingleBlockImplicitTerminator<"YieldOp">,
     DeclareOpInterfaceMethods<SymbolUserOpInterface>]> {
   let summary = "folds a value over the neighbours of a point";
@@ -341,6 +356,7 @@ def Stn_ValidOp : Stn_Op<"valid", [Pure]> {
 //===----------------------------------------------------------------------===//
 
 def Stn_KernelOp : Stn_Op<"kernel", [AttrSizedOperandSegments,
+    DeclareOpInterfaceMethods<MemoryEffectsOpInterface>,
     SingleBlockImplicitTerminator<"YieldOp">]> {
   let summary = "one launch: a loop nest over a domain that writes fields";
   let description = [{
@@ -350,6 +366,11 @@ def Stn_KernelOp : Stn_Op<"kernel", [AttrSizedOperandSegments,
     is the number of consecutive levels a thread computes; the emitters carry
     values from one of those levels to the next (a `k-1` read that equals a
     `k` read one level down) unless `no_level_carry` is set.
+
+    A launch runs its points in any order, in parallel: the verifier rejects a
+    kernel that reads a field it writes anywhere but at the point and level
+    being written (lowering routes such results through a buffer and a copy
+    kernel), and one whose writes of a field do not follow all its loads of it.
 
     ```mlir
     stn.kernel "scale" on K[%c0 : %n] {
@@ -373,9 +394,10 @@ def Stn_KernelOp : Stn_Op<"kernel", [AttrSizedOperandSegments,
   }];
 }
 
-def Stn_WriteOp : Stn_Op<"write", [MemoryEffects<[MemWrite]>]> {
+def Stn_WriteOp : Stn_Op<"write"> {
   let summary = "writes a value into a field at the current point and level";
-  let arguments = (ins AnyType:$value, Stn_FieldType:$field,
+  let arguments = (ins AnyType:$value,
+                       Arg<Stn_FieldType, "the buffer written", [MemWrite<Stn_FieldResource>]>:$field,
                        Optional<Stn_PointType>:$point);
   let assemblyFormat =
       "$value `to` $field (`at` $point^ `:` type($point))? attr-dict `:` type($value) `,` type($field)";

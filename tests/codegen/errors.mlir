@@ -45,21 +45,6 @@ stn.program @flat_reads_levels(%f: !stn.field<Cell x K x f64> {stn.name = "f"},
   stn.return
 }
 
-// -----
-
-stn.connectivity @C2C : Cell -> Cell [3] skip
-stn.program @writes_neighbour(%o: !stn.field<Cell x f64> {stn.intent = 1 : i32, stn.name = "o"},
-    %lo: i32, %hi: i32) {
-  stn.kernel "scatter" on Cell[%lo : %hi] {
-  ^bb0(%p: !stn.point<Cell>):
-    %c0 = arith.constant 0 : index
-    %one = arith.constant 1.0 : f64
-    %n = stn.neighbor %p through @C2C [%c0] : !stn.point<Cell> -> !stn.point<Cell>
-    // expected-error @+1 {{kernel 'scatter' writes away from its current point}}
-    stn.write %one to %o at %n : !stn.point<Cell> : f64, !stn.field<Cell x f64>
-  }
-  stn.return
-}
 
 // -----
 

@@ -155,3 +155,97 @@ stn.program @load_after_write(%f: !stn.field<Cell x K x f64>, %lo: i32, %hi: i32
   }
   stn.return
 }
+
+// -----
+
+// The points of a launch run in parallel: reading a written field at a
+// neighbour or another level is a race.
+stn.connectivity @C2E2C : Cell -> Cell [3] skip
+stn.program @race_neighbour(%f: !stn.field<Cell x K x f64>, %lo: i32, %hi: i32) {
+  stn.kernel "k" on Cell[%lo : %hi] K[%lo : %hi] {
+  ^bb0(%p: !stn.point<Cell>):
+    %c0 = arith.constant 0 : index
+    %n = stn.neighbor %p through @C2E2C [%c0] : !stn.point<Cell> -> !stn.point<Cell>
+    // expected-error @+1 {{reads a field the kernel writes, away from the point and level being written: a race between threads}}
+    %v = stn.load %f[%n, k] : !stn.field<Cell x K x f64>
+    stn.write %v to %f at %p : !stn.point<Cell> : f64, !stn.field<Cell x K x f64>
+  }
+  stn.return
+}
+
+// -----
+
+stn.program @race_level(%f: !stn.field<Cell x K x f64>, %lo: i32, %hi: i32) {
+  stn.kernel "k" on Cell[%lo : %hi] K[%lo : %hi] {
+  ^bb0(%p: !stn.point<Cell>):
+    // expected-error @+1 {{reads a field the kernel writes, away from the point and level being written}}
+    %v = stn.load %f[%p, k - 1] : !stn.field<Cell x K x f64>
+    stn.write %v to %f at %p : !stn.point<Cell> : f64, !stn.field<Cell x K x f64>
+  }
+  stn.return
+}
+
+// -----
+
+stn.program @race_dynamic_level(%f: !stn.field<Cell x K x f64>, %off: i32, %lo: i32, %hi: i32) {
+  stn.kernel "k" on Cell[%lo : %hi] K[%lo : %hi] {
+  ^bb0(%p: !stn.point<Cell>):
+    // expected-error @+1 {{reads a field the kernel writes, away from the point and level being written}}
+    %v = stn.load %f[%p, k + %off] : !stn.field<Cell x K x f64>
+    stn.write %v to %f at %p : !stn.point<Cell> : f64, !stn.field<Cell x K x f64>
+  }
+  stn.return
+}
+
+// -----
+
+// Updating in place at the written point and level is not a race.
+stn.program @update_in_place(%f: !stn.field<Cell x K x f64>, %lo: i32, %hi: i32) {
+  stn.kernel "k" on Cell[%lo : %hi] K[%lo : %hi] {
+  ^bb0(%p: !stn.point<Cell>):
+    %v = stn.load %f[%p, k] : !stn.field<Cell x K x f64>
+    %w = arith.addf %v, %v : f64
+    stn.write %w to %f at %p : !stn.point<Cell> : f64, !stn.field<Cell x K x f64>
+  }
+  stn.return
+}
+
+// -----
+
+stn.connectivity @C2E2C : Cell -> Cell [3] skip
+stn.program @scatter(%o: !stn.field<Cell x f64>, %lo: i32, %hi: i32) {
+  stn.kernel "k" on Cell[%lo : %hi] {
+  ^bb0(%p: !stn.point<Cell>):
+    %c0 = arith.constant 0 : index
+    %one = arith.constant 1.0 : f64
+    %n = stn.neighbor %p through @C2E2C [%c0] : !stn.point<Cell> -> !stn.point<Cell>
+    // expected-error @+1 {{writes away from the kernel's point: another thread may read or write that element}}
+    stn.write %one to %o at %n : !stn.point<Cell> : f64, !stn.field<Cell x f64>
+  }
+  stn.return
+}
+
+// -----
+
+stn.program @same_element(%o: !stn.field<K x f64>, %lo: i32, %hi: i32) {
+  stn.kernel "k" on Cell[%lo : %hi] K[%lo : %hi] {
+  ^bb0(%p: !stn.point<Cell>):
+    %one = arith.constant 1.0 : f64
+    // expected-error @+1 {{writes a field that does not live on the kernel's points and levels: every thread would write the same elements}}
+    stn.write %one to %o : f64, !stn.field<K x f64>
+  }
+  stn.return
+}
+
+// -----
+
+stn.program @write_outside_kernel(%f: !stn.field<Cell x K x f64>, %lo: i32, %hi: i32) {
+  %t = stn.apply on Cell[%lo : %hi] K[%lo : %hi] -> !stn.temp<Cell x K x f64> {
+  ^bb0(%p: !stn.point<Cell>):
+    %one = arith.constant 1.0 : f64
+    // expected-error @+1 {{writes fields only inside a kernel}}
+    stn.write %one to %f at %p : !stn.point<Cell> : f64, !stn.field<Cell x K x f64>
+    stn.yield %one : f64
+  }
+  stn.return
+}
