@@ -147,8 +147,18 @@ int fusec::compile(const CompileOptions &options, llvm::raw_ostream &errs) {
     return 1;
   }
 
-  if (options.printStatistics)
-    printStatistics(computeStatistics(*module), llvm::outs());
+  if (options.printStatistics) {
+    // Statistics count kernels: without an emitted output, lower a copy.
+    mlir::OwningOpRef<mlir::ModuleOp> kernels = lower ? mlir::OwningOpRef<mlir::ModuleOp>()
+                                                      : module->clone();
+    if (!lower) {
+      mlir::PassManager lowering(&context);
+      buildKernelLoweringPipeline(lowering);
+      if (mlir::failed(lowering.run(*kernels)))
+        return 1;
+    }
+    printStatistics(computeStatistics(lower ? *module : *kernels), llvm::outs());
+  }
 
   // Emitted code takes file-wide names from the module (header guard, Fortran module, timers).
   if (lower && !module->getSymName())

@@ -5,6 +5,9 @@
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/IR/Matchers.h"
 #include "mlir/Interfaces/SideEffectInterfaces.h"
+#include "llvm/ADT/StringExtras.h"
+
+#include <map>
 
 using namespace mlir;
 using namespace fusec::stn;
@@ -30,6 +33,123 @@ Domain getDomain(KernelOp kernel) {
   return makeDomain(kernel.getHlb(), kernel.getHub(), kernel.getKlb(), kernel.getKub());
 }
 
+bool sameRange(const std::optional<IndexRange> &a, const std::optional<IndexRange> &b) {
+  return a.has_value() == b.has_value() && (!a || *a == *b);
+}
+
+bool sameDomain(const Domain &a, const Domain &b) {
+  return sameRange(a.horizontal, b.horizontal) && sameRange(a.vertical, b.vertical);
+}
+
+namespace {
+
+/// An i32 bound as `constant + sum(coefficient * term)`. Terms are the
+/// canonical spellings of what is not a sum: scalar parameters (`%arg3`),
+/// `nlev`, images and min/max of canonical forms, other pure ops over
+/// canonical operands. Keyed by spelling, so equal forms print equally.
+struct AffineBound {
+  int64_t constant = 0;
+  std::map<std::string, int64_t> terms;
+
+  void add(const AffineBound &other, int64_t factor) {
+    constant += factor * other.constant;
+    for (const auto &[term, coefficient] : other.terms)
+      if ((terms[term] += factor * coefficient) == 0)
+        terms.erase(term);
+  }
+
+  std::string spelling() const {
+    std::string text = std::to_string(constant);
+    for (const auto &[term, coefficient] : terms)
+      text += " + " + std::to_string(coefficient) + "*" + term;
+    return text;
+  }
+};
+
+AffineBound affineBound(Value value);
+
+AffineBound termBound(std::string term) {
+  AffineBound bound;
+  bound.terms[std::move(term)] = 1;
+  return bound;
+}
+
+/// The canonical spelling of a value that is not a sum or a constant.
+std::string termSpelling(Value value) {
+  if (auto arg = dyn_cast<BlockArgument>(value))
+    return "%arg" + std::to_string(arg.getArgNumber());
+  Operation *def = value.getDefiningOp();
+  if (isa<NumLevelsOp>(def))
+    return "nlev";
+  auto result = cast<OpResult>(value);
+  SmallVector<std::string> operands;
+  for (Value operand : def->getOperands())
+    operands.push_back(operand.getType().isSignlessInteger()
+                           ? "(" + affineBound(operand).spelling() + ")"
+                           : "?");
+  if (isa<arith::MinSIOp, arith::MaxSIOp, arith::AddIOp, arith::MulIOp>(def))
+    llvm::sort(operands); // commutative
+  // Two equal pure ops over equal operands compute the same value.
+  std::string identity;
+  if (!isPure(def) || def->getNumRegions() != 0 ||
+      llvm::any_of(operands, [](const std::string &operand) { return operand == "?"; }))
+    identity = "@" + std::to_string(reinterpret_cast<uintptr_t>(def));
+  std::string attrs;
+  llvm::raw_string_ostream os(attrs);
+  os << def->getAttrDictionary();
+  return (def->getName().getStringRef() + identity + attrs + "#" +
+          std::to_string(result.getResultNumber()) + "(" + llvm::join(operands, ", ") + ")")
+      .str();
+}
+
+AffineBound affineBound(Value value) {
+  AffineBound bound;
+  if (std::optional<int64_t> constant = getConstantBound(value)) {
+    bound.constant = *constant;
+    return bound;
+  }
+  Operation *def = value.getDefiningOp();
+  if (auto add = dyn_cast_or_null<arith::AddIOp>(def)) {
+    bound.add(affineBound(add.getLhs()), 1);
+    bound.add(affineBound(add.getRhs()), 1);
+    return bound;
+  }
+  if (auto sub = dyn_cast_or_null<arith::SubIOp>(def)) {
+    bound.add(affineBound(sub.getLhs()), 1);
+    bound.add(affineBound(sub.getRhs()), -1);
+    return bound;
+  }
+  if (auto mul = dyn_cast_or_null<arith::MulIOp>(def)) {
+    for (auto [factor, other] : {std::pair(mul.getLhs(), mul.getRhs()),
+                                 std::pair(mul.getRhs(), mul.getLhs())})
+      if (std::optional<int64_t> constant = getConstantBound(factor)) {
+        bound.add(affineBound(other), *constant);
+        return bound;
+      }
+  }
+  return termBound(termSpelling(value));
+}
+
+} // namespace
+
+bool sameBound(Value a, Value b) {
+  if (a == b)
+    return true;
+  if (!a || !b)
+    return false;
+  return affineBound(a).spelling() == affineBound(b).spelling();
+}
+
+std::optional<int64_t> constantDifference(Value a, Value b) {
+  if (!a || !b)
+    return std::nullopt;
+  AffineBound difference = affineBound(a);
+  difference.add(affineBound(b), -1);
+  if (!difference.terms.empty())
+    return std::nullopt;
+  return difference.constant;
+}
+
 std::optional<int64_t> getConstantBound(Value value) {
   APInt constant;
   if (value && matchPattern(value, m_ConstantInt(&constant)))
@@ -50,20 +170,14 @@ Value BoundsBuilder::add(Value value, int64_t offset) {
 }
 
 Value BoundsBuilder::min(Value a, Value b) {
-  if (a == b)
-    return a;
-  auto ca = getConstantBound(a), cb = getConstantBound(b);
-  if (ca && cb)
-    return *ca <= *cb ? a : b;
+  if (std::optional<int64_t> difference = constantDifference(a, b))
+    return *difference <= 0 ? a : b;
   return builder.create<arith::MinSIOp>(loc, a, b);
 }
 
 Value BoundsBuilder::max(Value a, Value b) {
-  if (a == b)
-    return a;
-  auto ca = getConstantBound(a), cb = getConstantBound(b);
-  if (ca && cb)
-    return *ca >= *cb ? a : b;
+  if (std::optional<int64_t> difference = constantDifference(a, b))
+    return *difference >= 0 ? a : b;
   return builder.create<arith::MaxSIOp>(loc, a, b);
 }
 

@@ -11,10 +11,23 @@
 
 namespace fusec {
 
+/// Whether two program-level i32 bounds always have the same value: equal
+/// affine forms (a constant plus integer multiples of scalar parameters,
+/// `nlev`, images and min/max of such forms), however the frontend or a pass
+/// spelled them. `%c0` and another `arith.constant 0`, `nlev` and a second
+/// `stn.nlev`, `(h + 1) - 1` and `h` are the same bound.
+bool sameBound(mlir::Value a, mlir::Value b);
+
+/// `a - b` when it is a constant (the two differ only in a constant term).
+std::optional<int64_t> constantDifference(mlir::Value a, mlir::Value b);
+
 /// A half-open range of indices given by two program-level i32 values.
+/// Ranges compare by value (`sameBound`), not by SSA identity.
 struct IndexRange {
   mlir::Value lb, ub;
-  bool operator==(const IndexRange &other) const { return lb == other.lb && ub == other.ub; }
+  bool operator==(const IndexRange &other) const {
+    return sameBound(lb, other.lb) && sameBound(ub, other.ub);
+  }
 };
 
 /// The horizontal and vertical ranges of an application or store.
@@ -25,6 +38,11 @@ struct Domain {
 Domain getDomain(stn::ApplyOp apply);
 Domain getDomain(stn::StoreOp store);
 Domain getDomain(stn::KernelOp kernel);
+
+/// Both ranges absent, or both present and equal by value.
+bool sameRange(const std::optional<IndexRange> &a, const std::optional<IndexRange> &b);
+/// The same horizontal and vertical ranges (by value).
+bool sameDomain(const Domain &a, const Domain &b);
 
 /// Builds i32 index arithmetic at program level, folding constants.
 class BoundsBuilder {

@@ -122,7 +122,8 @@ std::string interferenceBetween(Operation *from, Operation *to, Operation *reade
       if (writesField(op, field)) {
         std::string name = "a field";
         if (auto arg = dyn_cast<BlockArgument>(field))
-          if (auto program = dyn_cast<ProgramOp>(arg.getOwner()->getParentOp()))
+          if (auto program = dyn_cast<ProgramOp>(arg.getOwner()->getParentOp());
+              program && !program.getArgName(arg.getArgNumber()).empty())
             name = ("'" + program.getArgName(arg.getArgNumber()) + "'").str();
         if (auto alloc = field.getDefiningOp<AllocOp>())
           if (auto allocName = alloc.getName())
@@ -156,6 +157,40 @@ bool mergeFirstCompatiblePair(
       }
     }
   return false;
+}
+
+static SmallVector<Value> capturedValues(Region &region);
+
+/// Why `later` cannot move up to `earlier`: what it uses that is computed
+/// between them.
+static std::string computedBetween(ApplyOp earlier, ApplyOp later) {
+  for (Value value : capturedValues(later.getBody()))
+    if (auto apply = value.getDefiningOp<ApplyOp>();
+        apply && apply->getBlock() == earlier->getBlock() && earlier->isBeforeInBlock(apply))
+      return "the later one reads " + describeApply(apply) + ", computed between them";
+  return "a bound of the later one is computed only after the earlier one";
+}
+
+void explainUnmergedPairs(ProgramOp program, function_ref<bool(ApplyOp, ApplyOp)> compatible,
+                          function_ref<void(ApplyOp later, const std::string &message)> explain) {
+  SmallVector<ApplyOp> all;
+  program.walk([&](ApplyOp apply) { all.push_back(apply); });
+  for (auto [i, earlier] : llvm::enumerate(all))
+    for (ApplyOp later : llvm::ArrayRef(all).drop_front(i + 1)) {
+      if (earlier.getLocation() != later.getLocation() || !earlier.isDomainInferred() ||
+          !later.isDomainInferred() || !compatible(earlier, later))
+        continue;
+      std::string why;
+      if (earlier->getBlock() != later->getBlock())
+        why = "they run under different conditions (if branches)";
+      else if (readsResultOf(later, earlier))
+        continue; // producer and consumer: map fusion explains its decision
+      else
+        why = interferenceBetween(earlier, later, later);
+      if (why.empty())
+        why = computedBetween(earlier, later);
+      explain(later, "not merged with " + describeApply(earlier) + ": " + why);
+    }
 }
 
 bool readsResultOf(ApplyOp apply, ApplyOp producer) {
@@ -226,10 +261,10 @@ FailureOr<ApplyOp> mergeApplies(ApplyOp earlier, ApplyOp later) {
     auto conjoin = [&](Value test) {
       condition = condition ? inside.create<arith::AndIOp>(loc, condition, test) : test;
     };
-    if (part.getHlb() && (part.getHlb() != hlb || part.getHub() != hub))
+    if (part.getHlb() && !sameRange(IndexRange{part.getHlb(), part.getHub()}, IndexRange{hlb, hub}))
       conjoin(inRangeTest(inside, loc, inside.create<IndexOp>(loc, merged.getPoint()),
                           part.getHlb(), part.getHub()));
-    if (part.getKlb() && (part.getKlb() != klb || part.getKub() != kub))
+    if (part.getKlb() && !sameRange(IndexRange{part.getKlb(), part.getKub()}, IndexRange{klb, kub}))
       conjoin(inRangeTest(inside, loc, inside.create<LevelOp>(loc, 0), part.getKlb(),
                           part.getKub()));
     auto partYields = part.getYield().getValues();

@@ -68,6 +68,14 @@ bool mergeFirstCompatiblePair(
     stn::ProgramOp program, llvm::function_ref<bool(stn::ApplyOp, stn::ApplyOp)> compatible,
     llvm::function_ref<void(stn::ApplyOp merged, const std::string &message)> explain);
 
+/// For each pair of applications that `compatible` accepts but that stay
+/// apart, in program order, why they cannot become one (different branches,
+/// a dependence, a halo exchange or a write in between, a bound computed only
+/// later). Reported through `explain` at the later application.
+void explainUnmergedPairs(
+    stn::ProgramOp program, llvm::function_ref<bool(stn::ApplyOp, stn::ApplyOp)> compatible,
+    llvm::function_ref<void(stn::ApplyOp later, const std::string &message)> explain);
+
 /// True when `apply` reads a result of `producer`.
 bool readsResultOf(stn::ApplyOp apply, stn::ApplyOp producer);
 

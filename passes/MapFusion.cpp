@@ -1,5 +1,6 @@
 //===- MapFusion.cpp - producer-consumer and sibling fusion ---------------===//
 
+#include "passes/DomainUtils.h"
 #include "passes/FusionUtils.h"
 #include "passes/Passes.h"
 #include "passes/Remarks.h"
@@ -39,6 +40,9 @@ public:
   void run() {
     while (fuseOneProducer() || fuseOneSiblingPair()) {
     }
+    explainUnmergedPairs(program, sameDomains, [&](ApplyOp later, const std::string &message) {
+      explain(later, "siblings " + message);
+    });
   }
 
 private:
@@ -152,13 +156,14 @@ private:
   bool fuseOneSiblingPair() {
     return mergeFirstCompatiblePair(
         program,
-        [](ApplyOp a, ApplyOp b) {
-          return a.getHlb() == b.getHlb() && a.getHub() == b.getHub() &&
-                 a.getKlb() == b.getKlb() && a.getKub() == b.getKub();
-        },
+        sameDomains,
         [&](ApplyOp merged, const std::string &names) {
           explain(merged, "fused siblings " + names + " (same domain): one kernel");
         });
+  }
+
+  static bool sameDomains(ApplyOp a, ApplyOp b) {
+    return sameDomain(getDomain(a), getDomain(b));
   }
 
   void explain(ApplyOp at, const std::string &message) {

@@ -1,5 +1,6 @@
 //===- MergeVertical.cpp - one kernel over the union of vertical ranges ---===//
 
+#include "passes/DomainUtils.h"
 #include "passes/FusionUtils.h"
 #include "passes/Passes.h"
 #include "passes/Remarks.h"
@@ -17,10 +18,11 @@ namespace {
 
 constexpr llvm::StringLiteral kPass = "stn-merge-vertical";
 
-/// Same horizontal range, different vertical ranges.
+/// Same horizontal range, different vertical ranges (compared by value).
 bool splitOnlyVertically(ApplyOp a, ApplyOp b) {
-  return a.getHlb() == b.getHlb() && a.getHub() == b.getHub() && a.getKlb() && b.getKlb() &&
-         (a.getKlb() != b.getKlb() || a.getKub() != b.getKub());
+  Domain da = getDomain(a), db = getDomain(b);
+  return sameRange(da.horizontal, db.horizontal) && da.vertical && db.vertical &&
+         !(*da.vertical == *db.vertical);
 }
 
 struct MergeVerticalPass : public fusec::impl::MergeVerticalBase<MergeVerticalPass> {
@@ -33,6 +35,11 @@ struct MergeVerticalPass : public fusec::impl::MergeVerticalBase<MergeVerticalPa
       };
       while (mergeFirstCompatiblePair(program, splitOnlyVertically, explain)) {
       }
+      explainUnmergedPairs(program, splitOnlyVertically,
+                           [&](ApplyOp later, const std::string &message) {
+                             if (auto diag = remark(kPass, later))
+                               *diag << message;
+                           });
     });
   }
 };

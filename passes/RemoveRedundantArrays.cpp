@@ -1,5 +1,6 @@
 //===- RemoveRedundantArrays.cpp - copies, dead and overwritten stores ----===//
 
+#include "passes/DomainUtils.h"
 #include "passes/FusionUtils.h"
 #include "passes/Passes.h"
 #include "passes/Remarks.h"
@@ -19,11 +20,6 @@ constexpr llvm::StringLiteral kPass = "stn-remove-redundant-arrays";
 
 std::string bufferName(AllocOp alloc) {
   return ("'" + alloc.getName().value_or("buffer") + "'").str();
-}
-
-bool sameDomain(StoreOp a, StoreOp b) {
-  return a.getHlb() == b.getHlb() && a.getHub() == b.getHub() && a.getKlb() == b.getKlb() &&
-         a.getKub() == b.getKub();
 }
 
 /// The field `apply` copies unchanged (a load at the centre and current
@@ -133,7 +129,7 @@ private:
     for (StoreOp store : all<StoreOp>())
       for (Operation *op = store->getNextNode(); op; op = op->getNextNode()) {
         if (auto later = dyn_cast<StoreOp>(op); later && later.getField() == store.getField()) {
-          if (!sameDomain(store, later))
+          if (!sameDomain(getDomain(store), getDomain(later)))
             break;
           if (auto diag = remark(kPass, store))
             *diag << "removed a store overwritten by a later store before any read";
@@ -165,8 +161,7 @@ private:
         if (!reader || reader->getBlock() != store->getBlock() ||
             reader->isBeforeInBlock(store) || load.getPoint() != reader.getPoint() ||
             load.getLevelOffset() != 0 || load.getDynOffset() ||
-            reader.getHlb() != store.getHlb() || reader.getHub() != store.getHub() ||
-            reader.getKlb() != store.getKlb() || reader.getKub() != store.getKub()) {
+            !sameDomain(getDomain(reader), getDomain(store))) {
           forwardable = false;
           break;
         }

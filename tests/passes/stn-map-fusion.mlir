@@ -275,3 +275,68 @@ stn.program @siblings(%w: !stn.field<Cell x K x f64> {stn.name = "w"},
   stn.store %u to %y on Cell[%lo : %hi] K[%k0 : %k1] : !stn.temp<Cell x K x f64> to !stn.field<Cell x K x f64>
   stn.return
 }
+
+// -----
+
+// Sibling fusion compares bounds by value: separate constants and `stn.nlev`
+// ops, as the frontend emits them, and `(h + 2) - 2` for `h`. No CSE first.
+// CHECK-LABEL: stn.program @siblings_by_value
+// CHECK: %[[M:.*]]:2 = apply on Cell
+// CHECK: attributes {name = "dwdx+dwdy"}
+// CHECK: store %[[M]]#0 to %x
+// CHECK: store %[[M]]#1 to %y
+stn.program @siblings_by_value(%w: !stn.field<Cell x K x f64> {stn.name = "w"},
+    %x: !stn.field<Cell x K x f64> {stn.intent = 1 : i32, stn.name = "x"},
+    %y: !stn.field<Cell x K x f64> {stn.intent = 1 : i32, stn.name = "y"},
+    %lo: i32 {stn.name = "lo"}, %hi: i32 {stn.name = "hi"}) {
+  %n0 = stn.nlev : i32
+  %c0 = arith.constant 0 : i32
+  // expected-remark @+1 {{fused siblings 'dwdx' and 'dwdy' (same domain): one kernel}}
+  %t = stn.apply on Cell[%lo : %hi] K[%c0 : %n0] -> !stn.temp<Cell x K x f64> {
+  ^bb0(%p: !stn.point<Cell>):
+    %v = stn.load %w[%p, k] : !stn.field<Cell x K x f64>
+    stn.yield %v : f64
+  } attributes {name = "dwdx"}
+  stn.store %t to %x on Cell[%lo : %hi] K[%c0 : %n0] : !stn.temp<Cell x K x f64> to !stn.field<Cell x K x f64>
+  %n1 = stn.nlev : i32
+  %c0b = arith.constant 0 : i32
+  %c2 = arith.constant 2 : i32
+  %hi2 = arith.addi %hi, %c2 : i32
+  %hi3 = arith.subi %hi2, %c2 : i32
+  %u = stn.apply on Cell[%lo : %hi3] K[%c0b : %n1] -> !stn.temp<Cell x K x f64> {
+  ^bb0(%p: !stn.point<Cell>):
+    %v = stn.load %w[%p, k] : !stn.field<Cell x K x f64>
+    %d = arith.addf %v, %v : f64
+    stn.yield %d : f64
+  } attributes {name = "dwdy"}
+  stn.store %u to %y on Cell[%lo : %hi3] K[%c0b : %n1] : !stn.temp<Cell x K x f64> to !stn.field<Cell x K x f64>
+  stn.return
+}
+
+// -----
+
+// Refusal with a reason: a halo exchange of what the later one reads.
+// CHECK-LABEL: stn.program @siblings_across_exchange
+// CHECK: apply on Cell
+// CHECK: exchange
+// CHECK: apply on Cell
+stn.program @siblings_across_exchange(%w: !stn.field<Cell x K x f64> {stn.intent = 2 : i32, stn.name = "w"},
+    %x: !stn.field<Cell x K x f64> {stn.intent = 1 : i32, stn.name = "x"},
+    %y: !stn.field<Cell x K x f64> {stn.intent = 1 : i32, stn.name = "y"},
+    %lo: i32, %hi: i32, %k0: i32, %k1: i32) {
+  %t = stn.apply on Cell[%lo : %hi] K[%k0 : %k1] -> !stn.temp<Cell x K x f64> {
+  ^bb0(%p: !stn.point<Cell>):
+    %v = stn.load %w[%p, k] : !stn.field<Cell x K x f64>
+    stn.yield %v : f64
+  } attributes {name = "dwdx"}
+  stn.store %t to %x on Cell[%lo : %hi] K[%k0 : %k1] : !stn.temp<Cell x K x f64> to !stn.field<Cell x K x f64>
+  stn.exchange %w : !stn.field<Cell x K x f64>
+  // expected-remark @+1 {{siblings not merged with 'dwdx': a halo exchange lies between them}}
+  %u = stn.apply on Cell[%lo : %hi] K[%k0 : %k1] -> !stn.temp<Cell x K x f64> {
+  ^bb0(%p: !stn.point<Cell>):
+    %v = stn.load %w[%p, k] : !stn.field<Cell x K x f64>
+    stn.yield %v : f64
+  } attributes {name = "dwdy"}
+  stn.store %u to %y on Cell[%lo : %hi] K[%k0 : %k1] : !stn.temp<Cell x K x f64> to !stn.field<Cell x K x f64>
+  stn.return
+}

@@ -191,14 +191,17 @@ void printProgram(const BenchReport &report, const ProgramResult &program, llvm:
     return;
   }
   for (const VariantResult &variant : program.variants) {
+    bool unchanged = variant.unchanged && variant.verdict == Verdict::Pass;
     os << "  " << llvm::left_justify(variant.variant, width) << "  "
-       << llvm::left_justify(verdictName(variant.verdict), 5);
+       << llvm::left_justify(unchanged ? "UNCHANGED" : verdictName(variant.verdict), 5);
     if (variant.verdict == Verdict::Error) {
       os << "  ";
       printIndented(os, variant.error, static_cast<unsigned>(width) + 11);
       continue;
     }
     os << "  max rel err " << llvm::left_justify(formatError(variant.maxRelativeError), 8);
+    if (unchanged)
+      os << "  (the pipeline changed nothing: same program as none)";
     if (variant.time.samples > 0)
       os << "  median " << llvm::right_justify(formatSeconds(variant.time.median), 9) << "  min "
          << llvm::right_justify(formatSeconds(variant.time.min), 9) << "  iqr "

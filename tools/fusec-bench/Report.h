@@ -38,6 +38,9 @@ struct KernelResult {
 struct VariantResult {
   std::string variant;
   Verdict verdict = Verdict::Pass;
+  /// The pipeline left the program as `-O none` compiles it: its check
+  /// validates nothing new, and the report says so instead of PASS.
+  bool unchanged = false;
   std::string error; // Error: what went wrong
   std::vector<FieldResult> fields;
   double maxRelativeError = 0.0;

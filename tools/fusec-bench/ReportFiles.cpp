@@ -69,7 +69,8 @@ static llvm::json::Object comparisonOf(const BenchReport &report) {
   for (const ProgramResult &program : report.programs) {
     llvm::json::Object variants;
     for (const VariantResult &result : program.variants) {
-      llvm::json::Object entry{{"verdict", verdictName(result.verdict)}};
+      llvm::json::Object entry{{"verdict", verdictName(result.verdict)},
+                               {"unchanged", result.unchanged}};
       if (std::optional<VariantFigures> figures = figuresOf(report, program, result.variant)) {
         entry["median"] = figures->median;
         entry["speedup"] = optionalNumber(figures->speedup);

@@ -16,6 +16,7 @@
 #include "mlir/IR/Diagnostics.h"
 #include "mlir/IR/SymbolTable.h"
 #include "mlir/IR/Verifier.h"
+#include "mlir/Pass/PassManager.h"
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/FormatVariadic.h"
@@ -351,6 +352,35 @@ std::unique_ptr<Variant> BenchSession::compile(const std::string &name,
   variant->library = std::move(built->library);
   variant->timers = GeneratedTimers::find(*variant->library, interface->name);
   return variant;
+}
+
+/// The text of program `name` in `module`, or empty when it is absent.
+static std::string programText(mlir::ModuleOp module, const std::string &name) {
+  auto program = mlir::SymbolTable::lookupSymbolIn(module, name);
+  if (!program)
+    return "";
+  std::string text;
+  llvm::raw_string_ostream os(text);
+  program->print(os, mlir::OpPrintingFlags().assumeVerified());
+  return text;
+}
+
+bool BenchSession::unchangedFromNone(const Variant &variant, const std::string &program) {
+  if (!variant.module)
+    return false;
+  mlir::ModuleOp reference = *oracleModule;
+  if (options.backend != Backend::Interpreter) {
+    if (!loweredOracle) {
+      loweredOracle = oracleModule->clone();
+      mlir::PassManager pm(&context);
+      buildKernelLoweringPipeline(pm);
+      if (mlir::failed(pm.run(*loweredOracle)))
+        return false;
+    }
+    reference = *loweredOracle;
+  }
+  std::string text = programText(*variant.module, program);
+  return !text.empty() && text == programText(reference, program);
 }
 
 Tolerances BenchSession::tolerancesFor(const ProgramSignature &program,

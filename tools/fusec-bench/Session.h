@@ -90,6 +90,8 @@ public:
   std::vector<VariantResult> measure(llvm::ArrayRef<Variant *> variants,
                                      const PreparedProgram &program, unsigned warmup,
                                      unsigned repeat);
+  /// Whether `variant` compiles `program` exactly as `-O none` does (same IR).
+  bool unchangedFromNone(const Variant &variant, const std::string &program);
   /// Whether a --save-outputs directory could not be written.
   bool savingFailed() const { return saveFailed; }
   /// Writes the --save-outputs manifest (when saving).
@@ -127,6 +129,8 @@ private:
   std::unique_ptr<InputGenerator> generator;
   mlir::OwningOpRef<mlir::ModuleOp> oracleModule;
   std::unique_ptr<Interpreter> oracle;
+  /// The oracle's programs in kernel form, for comparing lowered variants.
+  mlir::OwningOpRef<mlir::ModuleOp> loweredOracle;
   std::optional<Compiler> compiler;
   std::optional<OutputDirectory> outputDirectory;
   bool saveFailed = false;
