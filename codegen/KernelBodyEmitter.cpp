@@ -116,25 +116,6 @@ const KernelScope::Table &KernelBodyEmitter::table(FlatSymbolRefAttr conn) {
 // Missing points and element indices
 //===----------------------------------------------------------------------===//
 
-bool KernelBodyEmitter::mayBeMissing(Value point) {
-  if (point == kernel.getPoint())
-    return false;
-  if (auto arg = dyn_cast<BlockArgument>(point)) {
-    // A reduction visits present neighbours only.
-    auto reduce = dyn_cast<ReduceOp>(arg.getOwner()->getParentOp());
-    return !(reduce && arg == reduce.getNeighbor());
-  }
-  if (auto neighbor = point.getDefiningOp<NeighborOp>())
-    return lookupConnectivity(neighbor, neighbor.getConnAttr()).getSkip() ||
-           mayBeMissing(neighbor.getPoint());
-  if (auto ifOp = point.getDefiningOp<scf::IfOp>()) {
-    unsigned index = cast<OpResult>(point).getResultNumber();
-    return mayBeMissing(ifOp.thenYield().getOperand(index)) ||
-           mayBeMissing(ifOp.elseYield().getOperand(index));
-  }
-  return true;
-}
-
 /// `factor`, `x * factor` or `(x + 1) * factor`; empty when x is 0.
 static std::string scaled(StringRef x, StringRef factor) {
   if (x == "0")

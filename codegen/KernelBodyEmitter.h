@@ -83,8 +83,6 @@ private:
                llvm::raw_ostream &os);
   std::string freshTemporary();
 
-  /// Whether `point` may be missing (-1) at run time.
-  bool mayBeMissing(mlir::Value point);
   /// The element index of `field` at `point`, slot `slot` and `level`.
   std::string elementIndex(mlir::Value field, mlir::Value point, mlir::Value slot,
                            llvm::StringRef level);

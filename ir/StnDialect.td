@@ -22,6 +22,7 @@ def Stn_Dialect : Dialect {
     is a `stn.kernel`. See docs/dialect.md for the rationale.
   }];
   let useDefaultTypePrinterParser = 1;
+  let hasConstantMaterializer = 1;
   let extraClassDeclaration = [{
     void registerTypes();
   }];

@@ -2,7 +2,11 @@
 
 #include "ir/StnOps.h"
 
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/IR/Builders.h"
+#include "mlir/IR/Matchers.h"
+#include "mlir/IR/PatternMatch.h"
 #include "mlir/IR/OpImplementation.h"
 #include "mlir/Interfaces/FunctionImplementation.h"
 
@@ -13,6 +17,29 @@ namespace fusec::stn {
 
 ConnectivityOp lookupConnectivity(Operation *from, FlatSymbolRefAttr name) {
   return SymbolTable::lookupNearestSymbolFrom<ConnectivityOp>(from, name);
+}
+
+bool mayBeMissing(Value point) {
+  if (auto arg = dyn_cast<BlockArgument>(point)) {
+    Operation *owner = arg.getOwner()->getParentOp();
+    if (auto apply = dyn_cast<ApplyOp>(owner))
+      return arg != apply.getPoint();
+    if (auto kernel = dyn_cast<KernelOp>(owner))
+      return arg != kernel.getPoint();
+    if (auto reduce = dyn_cast<ReduceOp>(owner))
+      return arg != reduce.getNeighbor(); // a reduction visits present neighbours only
+    return true;
+  }
+  if (auto neighbor = point.getDefiningOp<NeighborOp>()) {
+    ConnectivityOp conn = lookupConnectivity(neighbor, neighbor.getConnAttr());
+    return !conn || conn.getSkip() || mayBeMissing(neighbor.getPoint());
+  }
+  if (auto ifOp = point.getDefiningOp<scf::IfOp>()) {
+    unsigned index = cast<OpResult>(point).getResultNumber();
+    return mayBeMissing(ifOp.thenYield().getOperand(index)) ||
+           mayBeMissing(ifOp.elseYield().getOperand(index));
+  }
+  return true;
 }
 
 } // namespace fusec::stn
@@ -87,6 +114,23 @@ static SmallVector<int32_t> domainSegments(ArrayRef<int32_t> prefix,
   int32_t k = domain.vertical.empty() ? 0 : 1;
   sizes.append({h, h, k, k});
   return sizes;
+}
+
+/// Whether `[lb, ub)` is empty for constant bounds.
+static bool isConstantEmpty(Value lb, Value ub) {
+  APInt lower, upper;
+  return lb && matchPattern(lb, m_ConstantInt(&lower)) && matchPattern(ub, m_ConstantInt(&upper)) &&
+         lower.getSExtValue() >= upper.getSExtValue();
+}
+
+/// Erases `op` (a store or kernel) when one of its ranges is constant and
+/// empty: it writes nothing.
+static LogicalResult eraseIfEmpty(Operation *op, Value hlb, Value hub, Value klb, Value kub,
+                                  PatternRewriter &rewriter) {
+  if (!isConstantEmpty(hlb, hub) && !isConstantEmpty(klb, kub))
+    return failure();
+  rewriter.eraseOp(op);
+  return success();
 }
 
 static LogicalResult verifyBoundsPaired(Operation *op, Value lb, Value ub, StringRef what) {
@@ -215,6 +259,17 @@ void ProgramOp::getAsmBlockArgumentNames(Region &region, OpAsmSetValueNameFn set
 //===----------------------------------------------------------------------===//
 // ImageOp, NeighborOp
 //===----------------------------------------------------------------------===//
+
+LogicalResult ImageOp::fold(FoldAdaptor adaptor, SmallVectorImpl<OpFoldResult> &results) {
+  // The image of an empty range is [0, 0).
+  auto lb = dyn_cast_or_null<IntegerAttr>(adaptor.getLb());
+  auto ub = dyn_cast_or_null<IntegerAttr>(adaptor.getUb());
+  if (!lb || !ub || lb.getInt() < ub.getInt())
+    return failure();
+  Attribute zero = IntegerAttr::get(getImageLb().getType(), 0);
+  results.assign({zero, zero});
+  return success();
+}
 
 LogicalResult ImageOp::verifySymbolUses(SymbolTableCollection &symbols) {
   if (!symbols.lookupNearestSymbolFrom<ConnectivityOp>(*this, getConnAttr()))
@@ -378,6 +433,10 @@ void StoreOp::print(OpAsmPrinter &p) {
               getKub());
   p.printOptionalAttrDict((*this)->getAttrs(), {getOperandSegmentSizesAttrName()});
   p << " : " << getValue().getType() << " to " << getField().getType();
+}
+
+LogicalResult StoreOp::canonicalize(StoreOp op, PatternRewriter &rewriter) {
+  return eraseIfEmpty(op, op.getHlb(), op.getHub(), op.getKlb(), op.getKub(), rewriter);
 }
 
 LogicalResult StoreOp::verify() {
@@ -590,6 +649,10 @@ void KernelOp::print(OpAsmPrinter &p) {
   p.printRegion(getBody(), /*printEntryBlockArgs=*/true, /*printBlockTerminators=*/false);
 }
 
+LogicalResult KernelOp::canonicalize(KernelOp op, PatternRewriter &rewriter) {
+  return eraseIfEmpty(op, op.getHlb(), op.getHub(), op.getKlb(), op.getKub(), rewriter);
+}
+
 BlockArgument KernelOp::getPoint() {
   Block &block = getBody().front();
   return block.getNumArguments() ? block.getArgument(0) : BlockArgument();
@@ -651,6 +714,12 @@ LogicalResult KernelOp::verify() {
     return WalkResult::interrupt();
   });
   return failure(races.wasInterrupted());
+}
+
+OpFoldResult ValidOp::fold(FoldAdaptor) {
+  if (mayBeMissing(getPoint()))
+    return {};
+  return BoolAttr::get(getContext(), true);
 }
 
 LogicalResult WriteOp::verify() {

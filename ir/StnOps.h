@@ -33,6 +33,12 @@ namespace fusec::stn {
 /// The connectivity `name` declared in the module around `from`, or null.
 ConnectivityOp lookupConnectivity(mlir::Operation *from, mlir::FlatSymbolRefAttr name);
 
+/// Whether a `!stn.point` value can be a missing neighbour (-1). The current
+/// point of an application or kernel and the neighbour a reduction visits
+/// never are; a neighbour through a `skip` connectivity, or of a point that
+/// may be missing, may be; anything else is assumed to be.
+bool mayBeMissing(mlir::Value point);
+
 } // namespace fusec::stn
 
 #endif // FUSEC_IR_STNOPS_H

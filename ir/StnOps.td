@@ -135,6 +135,7 @@ def Stn_ImageOp : Stn_Op<"image", [Pure,
     build($_builder, $_state, $_builder.getI32Type(), $_builder.getI32Type(), lb, ub, conn);
   }]>];
   let assemblyFormat = "$lb `,` $ub `through` $conn attr-dict";
+  let hasFolder = 1;
 }
 
 def Stn_ApplyOp : Stn_Op<"apply", [
@@ -196,7 +197,8 @@ def Stn_ApplyOp : Stn_Op<"apply", [
 def Stn_StoreOp : Stn_Op<"store", [AttrSizedOperandSegments]> {
   let summary = "writes a temporary into a field buffer over a domain";
   let description = [{
-    Points outside the domain keep their previous content.
+    Points outside the domain keep their previous content. A store over a
+    constant empty range (`lb >= ub`) does nothing and canonicalizes away.
 
     ```mlir
     stn.store %t to %vn on Edge[%lo : %hi] K[%k0 : %k1]
@@ -209,6 +211,7 @@ def Stn_StoreOp : Stn_Op<"store", [AttrSizedOperandSegments]> {
                        Optional<I32>:$klb, Optional<I32>:$kub);
   let hasCustomAssemblyFormat = 1;
   let hasVerifier = 1;
+  let hasCanonicalizeMethod = 1;
 }
 
 def Stn_ExchangeOp : Stn_Op<"exchange"> {
@@ -343,7 +346,13 @@ def Stn_LevelOp : Stn_Op<"level", [Pure]> {
 
 def Stn_ValidOp : Stn_Op<"valid", [Pure]> {
   let summary = "whether a point exists (is not a missing neighbour)";
+  let description = [{
+    Folds to `true` where the point cannot be missing: the current point, the
+    neighbour a reduction visits, a neighbour through a connectivity without
+    `skip` of such a point.
+  }];
   let arguments = (ins Stn_PointType:$point);
+  let hasFolder = 1;
   let results = (outs I1:$result);
   let builders = [OpBuilder<(ins "::mlir::Value":$point), [{
     build($_builder, $_state, $_builder.getI1Type(), point);
@@ -389,6 +398,7 @@ def Stn_KernelOp : Stn_Op<"kernel", [AttrSizedOperandSegments,
   let regions = (region SizedRegion<1>:$body);
   let hasCustomAssemblyFormat = 1;
   let hasVerifier = 1;
+  let hasCanonicalizeMethod = 1;
   let extraClassDeclaration = [{
     ::mlir::BlockArgument getPoint();
   }];

@@ -19,19 +19,6 @@ std::string describeApply(ApplyOp apply) {
   return "an unnamed application";
 }
 
-bool mayBeMissing(Value point) {
-  if (auto neighbor = point.getDefiningOp<NeighborOp>()) {
-    if (mayBeMissing(neighbor.getPoint()))
-      return true;
-    ConnectivityOp conn = lookupConnectivity(neighbor, neighbor.getConnAttr());
-    return !conn || conn.getSkip();
-  }
-  if (auto arg = dyn_cast<BlockArgument>(point))
-    if (auto reduce = dyn_cast<ReduceOp>(arg.getOwner()->getParentOp()))
-      return false; // reductions skip missing neighbours
-  return false;
-}
-
 Value inlineProducer(OpBuilder &builder, ApplyOp producer, unsigned resultIndex, Value point,
                      int64_t levelOffset) {
   IRMapping mapping;

@@ -19,9 +19,6 @@ std::string describeApply(stn::ApplyOp apply);
 mlir::Value inlineProducer(mlir::OpBuilder &builder, stn::ApplyOp producer,
                            unsigned resultIndex, mlir::Value point, int64_t levelOffset);
 
-/// True when `point` can be a missing neighbour (-1).
-bool mayBeMissing(mlir::Value point);
-
 /// The work of evaluating an application's region once: one unit per
 /// arithmetic operation and per fold step, two per load (loads cost issue
 /// slots and cache bandwidth), each times the neighbour counts of the folds
