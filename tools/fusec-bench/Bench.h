@@ -26,7 +26,7 @@
 
 namespace fusec::bench {
 
-enum class Backend { Cpp, Cuda, Interpreter };
+enum class Backend { Cpp, Cuda, CudaHost, Interpreter };
 
 struct BenchOptions {
   std::string inputPath;

@@ -37,6 +37,39 @@ Result<Compiler> Compiler::findCpp(const std::string &runtimeInclude) {
                   ".cpp"};
 }
 
+Result<Compiler> Compiler::findCudaHost(const std::string &runtimeInclude) {
+  Result<std::string> program = findProgram("CXX", "c++", "set CXX, or use --backend interp");
+  if (!program)
+    return program.status();
+  return Compiler{*program,
+                  {"-std=c++17", "-O2", "-fPIC", "-shared", "-DFUSEC_CUDA_HOST", "-I",
+                   runtimeInclude + "/fusec/cuda_host", "-I", runtimeInclude, "-x", "c++"},
+                  runtimeInclude,
+                  ".cu"};
+}
+
+std::string rewriteLaunchesForHost(llvm::StringRef source) {
+  // `k<<<grid, block, shared, stream>>>(args)` is the one piece of CUDA syntax
+  // a host compiler cannot parse; the emitted code has `<<<` and `>>>` nowhere else.
+  std::string text;
+  while (!source.empty()) {
+    size_t open = source.find("<<<");
+    if (open == llvm::StringRef::npos)
+      break;
+    size_t start = open;
+    while (start > 0 && (llvm::isAlnum(source[start - 1]) || source[start - 1] == '_'))
+      --start;
+    size_t close = source.find(">>>", open);
+    if (close == llvm::StringRef::npos)
+      break;
+    llvm::StringRef kernel = source.slice(start, open);
+    text += source.take_front(start).str() + "::fusec::cuda_host::launch(\"" + kernel.str() +
+            "\", " + kernel.str() + ", " + source.slice(open + 3, close).str() + ")";
+    source = source.drop_front(close + 3);
+  }
+  return text + source.str();
+}
+
 Result<Compiler> Compiler::findCuda(const std::string &runtimeInclude, const std::string &arch) {
   Result<std::string> program = findProgram("NVCC", "nvcc", "set NVCC or put nvcc on the PATH");
   if (!program)
@@ -92,13 +125,13 @@ static std::string cacheKey(const std::string &source, const Compiler &compiler)
   std::vector<std::string> headers;
   std::error_code error;
   std::string headerDirectory = compiler.runtimeInclude + "/fusec";
-  for (llvm::sys::fs::directory_iterator it(headerDirectory, error), end; it != end && !error;
-       it.increment(error))
+  for (llvm::sys::fs::recursive_directory_iterator it(headerDirectory, error), end;
+       it != end && !error; it.increment(error))
     headers.push_back(it->path());
   std::sort(headers.begin(), headers.end());
   for (const std::string &header : headers)
     if (auto buffer = llvm::MemoryBuffer::getFile(header)) {
-      add(llvm::sys::path::filename(header));
+      add(llvm::StringRef(header).drop_front(headerDirectory.size()));
       add((*buffer)->getBuffer());
     }
   return llvm::toHex(hash.final(), /*LowerCase=*/true).substr(0, 24);

@@ -21,6 +21,8 @@
 
 #include "fusec/status.h"
 
+#include "llvm/ADT/StringRef.h"
+
 #include <memory>
 #include <string>
 #include <vector>
@@ -36,9 +38,16 @@ struct Compiler {
 
   /// `$CXX`, else `c++`, found on the PATH at run time.
   static Result<Compiler> findCpp(const std::string &runtimeInclude);
+  /// `$CXX`, else `c++`, compiling emitted CUDA as host C++ against
+  /// fusec/cuda_host/cuda_runtime.h (the cuda-host backend).
+  static Result<Compiler> findCudaHost(const std::string &runtimeInclude);
   /// `$NVCC`, else `nvcc`, for GPU architecture `arch` (e.g. sm_90).
   static Result<Compiler> findCuda(const std::string &runtimeInclude, const std::string &arch);
 };
+
+/// Emitted CUDA with each launch `k<<<g, b, s, t>>>(args)` written as
+/// `::fusec::cuda_host::launch("k", k, g, b, s, t)(args)`, for the cuda-host backend.
+std::string rewriteLaunchesForHost(llvm::StringRef source);
 
 /// A loaded shared library; unloaded on destruction.
 class SharedLibrary {

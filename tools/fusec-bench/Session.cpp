@@ -242,9 +242,11 @@ bool BenchSession::makeInputSource() {
 bool BenchSession::findCompiler() {
   if (options.backend == Backend::Interpreter)
     return true;
-  Result<Compiler> found = options.backend == Backend::Cuda
-                               ? Compiler::findCuda(options.runtimeInclude, options.cudaArch)
-                               : Compiler::findCpp(options.runtimeInclude);
+  Result<Compiler> found =
+      options.backend == Backend::Cuda       ? Compiler::findCuda(options.runtimeInclude,
+                                                                  options.cudaArch)
+      : options.backend == Backend::CudaHost ? Compiler::findCudaHost(options.runtimeInclude)
+                                             : Compiler::findCpp(options.runtimeInclude);
   if (!found)
     return fail(found.error());
   compiler = std::move(*found);
@@ -274,9 +276,10 @@ RunDescription BenchSession::describe() const {
   description.nlev = nlev;
   description.inputs = options.inputs;
   description.seed = options.seed;
-  description.backend = options.backend == Backend::Cpp    ? "cpp"
-                        : options.backend == Backend::Cuda ? "cuda"
-                                                           : "interp";
+  description.backend = options.backend == Backend::Cpp        ? "cpp"
+                        : options.backend == Backend::Cuda     ? "cuda"
+                        : options.backend == Backend::CudaHost ? "cuda-host"
+                                                               : "interp";
   description.threads = omp_get_max_threads();
   description.repeat = options.repeat;
   description.warmup = options.warmup;
@@ -329,7 +332,7 @@ std::unique_ptr<Variant> BenchSession::compile(const std::string &name,
     variant->interpreter = std::make_unique<Interpreter>(*variant->module, mesh, nlev);
     return variant;
   }
-  bool cuda = options.backend == Backend::Cuda;
+  bool cuda = options.backend == Backend::Cuda || options.backend == Backend::CudaHost;
   std::string source;
   llvm::raw_string_ostream os(source);
   if (mlir::failed(cuda ? emitCuda(*variant->module, os) : emitCpp(*variant->module, os)))
@@ -340,7 +343,9 @@ std::unique_ptr<Variant> BenchSession::compile(const std::string &name,
   if (mlir::failed(support) || mlir::failed(interface))
     return failed("describing the C interface failed");
   os << *support;
-  Result<BuiltLibrary> built = buildSharedLibrary(os.str(), *compiler, options.cacheDirectory);
+  if (options.backend == Backend::CudaHost)
+    source = rewriteLaunchesForHost(os.str());
+  Result<BuiltLibrary> built = buildSharedLibrary(source, *compiler, options.cacheDirectory);
   if (!built)
     return failed(built.error());
   if (announce)

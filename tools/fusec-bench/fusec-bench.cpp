@@ -43,6 +43,11 @@ cl::opt<fusec::bench::Backend> backend(
                           "emitted C++/OpenMP, compiled with the host compiler ($CXX or c++)"),
                clEnumValN(fusec::bench::Backend::Cuda, "cuda",
                           "emitted CUDA, compiled with nvcc ($NVCC or nvcc), run on the GPU"),
+               clEnumValN(fusec::bench::Backend::CudaHost, "cuda-host",
+                          "emitted CUDA compiled as host C++ ($CXX or c++) through "
+                          "fusec/cuda_host/cuda_runtime.h: kernels run as loops over blocks and "
+                          "threads in the order $FUSEC_CUDA_HOST_ORDER names (forward, reverse, "
+                          "shuffled), device memory has guard pages"),
                clEnumValN(fusec::bench::Backend::Interpreter, "interp",
                           "the reference interpreter on the optimised program-level IR")),
     cl::init(fusec::bench::Backend::Cpp), cl::sub(runCommand), cl::cat(category));

@@ -142,7 +142,13 @@ static inline const char *fusec_status_message(int status) {
 #include <sys/mman.h>
 #endif
 
-#ifdef __CUDACC__
+/* CUDA code paths: nvcc, or the emitted .cu compiled as host C++ by the
+ * cuda-host backend (fusec/cuda_host/cuda_runtime.h stands in for CUDA). */
+#if defined(__CUDACC__) || defined(FUSEC_CUDA_HOST)
+#define FUSEC_CUDA 1
+#endif
+
+#ifdef FUSEC_CUDA
 #include <cuda_runtime.h>
 #define FUSEC_HOST_DEVICE __host__ __device__
 #else
@@ -429,7 +435,7 @@ struct ExchangeHandler {
   }
 };
 
-#ifdef __CUDACC__
+#ifdef FUSEC_CUDA
 
 inline int cuda_status(cudaError_t error) {
   if (error == cudaSuccess)
@@ -522,10 +528,10 @@ private:
   int64_t ld_ = 0;
 };
 
-#endif /* __CUDACC__ */
+#endif /* FUSEC_CUDA */
 
 /* The stream type of the backend: kernels and copies are ordered on it. */
-#ifdef __CUDACC__
+#ifdef FUSEC_CUDA
 using Stream = cudaStream_t;
 #else
 using Stream = void *;
@@ -648,7 +654,7 @@ public:
     const bool horizontal = location != FUSEC_NO_LOCATION;
     const int32_t points = horizontal ? extents_.num_points[location] : 1;
     const int64_t ld = horizontal ? extents_.ld[location] : 1;
-#ifdef __CUDACC__
+#ifdef FUSEC_CUDA
     // Device arrays: compare host copies (verification favours simplicity over speed).
     const size_t size = extents_.elements(location, vertical, neighbors);
     HostArray<T> host_values, host_reference;
@@ -698,7 +704,7 @@ private:
  * on CPUs a steady clock around the work. */
 class RegionTimer {
 public:
-#ifdef __CUDACC__
+#ifdef FUSEC_CUDA
   void begin(cudaStream_t stream) {
     if (start_ == nullptr && !create())
       return;
@@ -741,7 +747,7 @@ public:
   const std::vector<double> &samples() const { return samples_; }
 
 private:
-#ifdef __CUDACC__
+#ifdef FUSEC_CUDA
   bool create() {
     if (cudaEventCreate(&start_) != cudaSuccess) {
       start_ = nullptr;
