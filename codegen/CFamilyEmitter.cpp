@@ -622,26 +622,28 @@ private:
         os << state << "." << plan.references.lookup(index) << ".release();\n";
     os << state << ".timers.release();\n}\n\n";
 
+    // Setup's copies and fills go on the caller's stream, like everything after.
     os << "extern \"C\" " << setupWithLayoutPrototype(interface) << " {\n"
        << interface.free << "();\n"
+       << state << ".stream = " << target.streamFromArgument("stream") << ";\n"
        << "int status = " << state << ".extents.init(mesh, nlev, layout);\n";
     for (const TableMember &table : plan.tables) {
       ConnectivityOp conn = table.conn;
       os << "if (status == FUSEC_SUCCESS)\nstatus = " << state << "." << table.name
          << ".load(mesh, " << cStringLiteral(conn.getSymName()) << ", "
          << locationEnumerator(conn.getSource()) << ", " << locationEnumerator(conn.getTarget())
-         << ", " << conn.getSize() << ");\n";
+         << ", " << conn.getSize() << ", " << state << ".stream);\n";
     }
     for (const BufferMember &buffer : plan.buffers) {
       AllocOp alloc = buffer.alloc;
       FieldShape shape = FieldShape::of(alloc.getType());
       os << "if (status == FUSEC_SUCCESS)\nstatus = " << state << "." << buffer.name << ".allocate("
          << state << ".extents.elements(" << optionalLocationEnumerator(shape.location) << ", "
-         << levelsEnumerator(shape.vertical) << ", " << shape.sparseSize << "));\n";
+         << levelsEnumerator(shape.vertical) << ", " << shape.sparseSize << "), " << state
+         << ".stream);\n";
     }
     os << "if (status != FUSEC_SUCCESS) {\n"
        << interface.free << "();\nreturn status;\n}\n"
-       << state << ".stream = " << target.streamFromArgument("stream") << ";\n"
        << state << ".ready = true;\nreturn FUSEC_SUCCESS;\n}\n\n";
 
     os << "extern \"C\" " << setupPrototype(interface) << " {\nreturn " << interface.setupWithLayout

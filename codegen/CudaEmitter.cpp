@@ -81,8 +81,10 @@ public:
         grid += ", " + blocksOf(plan.klb, plan.kub, std::to_string(plan.kblock),
                                 std::to_string(plan.kblock - 1));
     }
-    os << plan.function << "<<<dim3(" << grid << "), " << threads << ", 0, " << state
-       << ".stream>>>(" << plan.kernelArguments() << ");\nreturn fusec::launch_status();\n";
+    // FUSEC_LAUNCH is `k<<<...>>>` under nvcc and a loop over the threads on
+    // the host (cuda-host), so the same .cu serves both.
+    os << "FUSEC_LAUNCH(" << plan.function << ", dim3(" << grid << "), " << threads << ", 0, "
+       << state << ".stream)(" << plan.kernelArguments() << ");\nreturn fusec::launch_status();\n";
   }
 
 private:

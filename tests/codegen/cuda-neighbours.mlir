@@ -52,9 +52,10 @@ stn.connectivity @E2C2V : Edge -> Vertex [4] skip
 // CHECK-NEXT: !nabla_state.extents.vertical_inside(k_lb, k_ub, false))
 // CHECK-NEXT: return FUSEC_ERROR_DOMAIN;
 // CHECK-NEXT: fusec::TimedLaunch timed(nabla_state.timers, 0, nabla_state.stream);
-// CHECK-NEXT: nabla<<<dim3(static_cast<unsigned>((h_ub - h_lb + kThreadsPerBlock - 1) / kThreadsPerBlock),
+// CHECK-NEXT: FUSEC_LAUNCH(nabla,
+// CHECK-NEXT: dim3(static_cast<unsigned>((h_ub - h_lb + kThreadsPerBlock - 1) / kThreadsPerBlock),
 // CHECK-NEXT: static_cast<unsigned>(k_ub - k_lb)),
-// CHECK-NEXT: kThreadsPerBlock, 0, nabla_state.stream>>>(
+// CHECK-NEXT: kThreadsPerBlock, 0, nabla_state.stream)(
 // CHECK-NEXT: h_lb, h_ub, k_lb, k_ub, theta, u_vert, pn, vert_off, z_out,
 // CHECK: nabla_state.extents.ld[FUSEC_CELL],
 // CHECK: nabla_state.extents.ld[FUSEC_EDGE],
@@ -75,8 +76,8 @@ stn.connectivity @E2C2V : Edge -> Vertex [4] skip
 // CHECK-NEXT: return FUSEC_SUCCESS;
 
 // CHECK-LABEL: extern "C" int nabla_setup_with_layout(
-// CHECK: status = nabla_state.E2C.load(mesh, "E2C", FUSEC_EDGE, FUSEC_CELL, 2);
-// CHECK: status = nabla_state.E2C2V.load(mesh, "E2C2V", FUSEC_EDGE, FUSEC_VERTEX, 4);
+// CHECK: status = nabla_state.E2C.load(mesh, "E2C", FUSEC_EDGE, FUSEC_CELL, 2, nabla_state.stream);
+// CHECK: status = nabla_state.E2C2V.load(mesh, "E2C2V", FUSEC_EDGE, FUSEC_VERTEX, 4, nabla_state.stream);
 
 // CHECK-LABEL: extern "C" int nabla_run(
 // CHECK: int32_t hi) {

@@ -66,13 +66,13 @@ stn.connectivity @C2E : Cell -> Edge [3]
 // apart, or when the two sides differ in something other than their level.
 // CUDA-LABEL: not_carried(
 // CUDA-NOT: carry
-// CUDA: not_carried<<<
+// CUDA: FUSEC_LAUNCH(not_carried,
 // CPP-LABEL: static void not_carried(
 // CPP-NOT: carry
 // CPP: static int launch_not_carried(
 // CUDA-LABEL: single_level(
 // CUDA-NOT: carry
-// CUDA: single_level<<<
+// CUDA: FUSEC_LAUNCH(single_level,
 // CPP-LABEL: static void single_level(
 // CPP-NOT: carry
 // CPP: static int launch_single_level(

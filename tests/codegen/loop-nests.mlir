@@ -21,7 +21,8 @@ stn.connectivity @E2C : Edge -> Cell [2]
 // CUDA-NEXT: if (!levels_state.extents.vertical_inside(k_lb, k_ub, false))
 // CUDA-NEXT: return FUSEC_ERROR_DOMAIN;
 // CUDA-NEXT: fusec::TimedLaunch timed(levels_state.timers, 0, levels_state.stream);
-// CUDA-NEXT: profile<<<dim3(static_cast<unsigned>((k_ub - k_lb + kThreadsPerBlock - 1) / kThreadsPerBlock)),
+// CUDA-NEXT: FUSEC_LAUNCH(profile,
+// CUDA-NEXT: dim3(static_cast<unsigned>((k_ub - k_lb + kThreadsPerBlock - 1) / kThreadsPerBlock)),
 
 // CPP-LABEL: static void profile(
 // CPP: #pragma omp simd
@@ -63,7 +64,8 @@ stn.connectivity @E2C : Edge -> Cell [2]
 // CUDA-NEXT: vn[h + k * edge_ld] = t0;
 // CUDA-NEXT: }
 // CUDA-NEXT: }
-// CUDA: blocked<<<dim3(static_cast<unsigned>((h_ub - h_lb + kThreadsPerBlock - 1) / kThreadsPerBlock),
+// CUDA: FUSEC_LAUNCH(blocked,
+// CUDA-NEXT: dim3(static_cast<unsigned>((h_ub - h_lb + kThreadsPerBlock - 1) / kThreadsPerBlock),
 // CUDA-NEXT: static_cast<unsigned>((k_ub - k_lb + 3) / 4)),
 
 // CPP-LABEL: static void blocked(
@@ -88,7 +90,8 @@ stn.connectivity @E2C : Edge -> Cell [2]
 // CUDA-NEXT: const double t0 = area_1 + area_1;
 // CUDA-NEXT: area2[h] = t0;
 // CUDA-NEXT: }
-// CUDA: flat<<<dim3(static_cast<unsigned>((h_ub - h_lb + kThreadsPerBlock - 1) / kThreadsPerBlock)),
+// CUDA: FUSEC_LAUNCH(flat,
+// CUDA-NEXT: dim3(static_cast<unsigned>((h_ub - h_lb + kThreadsPerBlock - 1) / kThreadsPerBlock)),
 
 // CPP-LABEL: static void flat(
 // CPP: #pragma omp parallel for schedule(static)

@@ -105,23 +105,25 @@ stn.connectivity @E2C : Edge -> Cell [2]
 // CHECK-NEXT: }
 
 // Buffers are allocated at setup, never per call; P_setup is the tight layout.
+// Setup's copies and fills go on the caller's stream, set first.
 // CHECK-LABEL: extern "C" int smooth_setup_with_layout(const fusec_mesh *mesh, int32_t nlev,
 // CHECK-NEXT: const fusec_layout *layout, void *stream) {
 // CHECK-NEXT: smooth_free();
+// CUDA-NEXT: smooth_state.stream = static_cast<cudaStream_t>(stream);
+// CPP-NEXT: smooth_state.stream = stream;
 // CHECK-NEXT: int status = smooth_state.extents.init(mesh, nlev, layout);
-// CHECK: status = smooth_state.C2E2CO.load(mesh, "C2E2CO", FUSEC_CELL, FUSEC_CELL, 4);
-// CHECK: status = smooth_state.E2C.load(mesh, "E2C", FUSEC_EDGE, FUSEC_CELL, 2);
-// CUDA: status = smooth_state.C2E2CO_host.load(mesh, "C2E2CO", FUSEC_CELL, FUSEC_CELL, 4);
+// CHECK: smooth_state.C2E2CO.load(mesh, "C2E2CO", FUSEC_CELL, FUSEC_CELL, 4, smooth_state.stream);
+// CHECK: status = smooth_state.E2C.load(mesh, "E2C", FUSEC_EDGE, FUSEC_CELL, 2, smooth_state.stream);
+// CUDA: smooth_state.C2E2CO_host.load(mesh, "C2E2CO", FUSEC_CELL, FUSEC_CELL, 4,
+// CUDA-NEXT: smooth_state.stream);
 // CHECK: status = smooth_state.tmp.allocate(
-// CHECK-NEXT: smooth_state.extents.elements(FUSEC_CELL, fusec::Levels::Full, 0));
+// CHECK-NEXT: smooth_state.extents.elements(FUSEC_CELL, fusec::Levels::Full, 0), smooth_state.stream);
 // CHECK: status = smooth_state.limiter.allocate(
-// CHECK: smooth_state.extents.elements(FUSEC_EDGE, fusec::Levels::Flat, 0));
+// CHECK: smooth_state.extents.elements(FUSEC_EDGE, fusec::Levels::Flat, 0), smooth_state.stream);
 // CHECK: if (status != FUSEC_SUCCESS) {
 // CHECK-NEXT: smooth_free();
 // CHECK-NEXT: return status;
 // CHECK-NEXT: }
-// CUDA-NEXT: smooth_state.stream = static_cast<cudaStream_t>(stream);
-// CPP-NEXT: smooth_state.stream = stream;
 // CHECK-NEXT: smooth_state.ready = true;
 // CHECK-NEXT: return FUSEC_SUCCESS;
 

@@ -67,7 +67,7 @@ extern "C" int fusec_bench_measure_copy(int64_t elements, int32_t repeat, double
   for (int32_t r = 0; r < repeat && status == FUSEC_SUCCESS; ++r) {
     float milliseconds = 0.0f;
     cudaEventRecord(start);
-    fusec_bench_copy_kernel<<<blocks, threads>>>(a, b, elements);
+    FUSEC_LAUNCH(fusec_bench_copy_kernel, blocks, threads)(a, b, elements);
     cudaEventRecord(stop);
     if (cudaEventSynchronize(stop) != cudaSuccess || cudaGetLastError() != cudaSuccess ||
         cudaEventElapsedTime(&milliseconds, start, stop) != cudaSuccess)

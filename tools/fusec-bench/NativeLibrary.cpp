@@ -48,28 +48,6 @@ Result<Compiler> Compiler::findCudaHost(const std::string &runtimeInclude) {
                   ".cu"};
 }
 
-std::string rewriteLaunchesForHost(llvm::StringRef source) {
-  // `k<<<grid, block, shared, stream>>>(args)` is the one piece of CUDA syntax
-  // a host compiler cannot parse; the emitted code has `<<<` and `>>>` nowhere else.
-  std::string text;
-  while (!source.empty()) {
-    size_t open = source.find("<<<");
-    if (open == llvm::StringRef::npos)
-      break;
-    size_t start = open;
-    while (start > 0 && (llvm::isAlnum(source[start - 1]) || source[start - 1] == '_'))
-      --start;
-    size_t close = source.find(">>>", open);
-    if (close == llvm::StringRef::npos)
-      break;
-    llvm::StringRef kernel = source.slice(start, open);
-    text += source.take_front(start).str() + "::fusec::cuda_host::launch(\"" + kernel.str() +
-            "\", " + kernel.str() + ", " + source.slice(open + 3, close).str() + ")";
-    source = source.drop_front(close + 3);
-  }
-  return text + source.str();
-}
-
 Result<Compiler> Compiler::findCuda(const std::string &runtimeInclude, const std::string &arch) {
   Result<std::string> program = findProgram("NVCC", "nvcc", "set NVCC or put nvcc on the PATH");
   if (!program)

@@ -21,8 +21,6 @@
 
 #include "fusec/status.h"
 
-#include "llvm/ADT/StringRef.h"
-
 #include <memory>
 #include <string>
 #include <vector>
@@ -44,10 +42,6 @@ struct Compiler {
   /// `$NVCC`, else `nvcc`, for GPU architecture `arch` (e.g. sm_90).
   static Result<Compiler> findCuda(const std::string &runtimeInclude, const std::string &arch);
 };
-
-/// Emitted CUDA with each launch `k<<<g, b, s, t>>>(args)` written as
-/// `::fusec::cuda_host::launch("k", k, g, b, s, t)(args)`, for the cuda-host backend.
-std::string rewriteLaunchesForHost(llvm::StringRef source);
 
 /// A loaded shared library; unloaded on destruction.
 class SharedLibrary {

@@ -343,9 +343,7 @@ std::unique_ptr<Variant> BenchSession::compile(const std::string &name,
   if (mlir::failed(support) || mlir::failed(interface))
     return failed("describing the C interface failed");
   os << *support;
-  if (options.backend == Backend::CudaHost)
-    source = rewriteLaunchesForHost(os.str());
-  Result<BuiltLibrary> built = buildSharedLibrary(source, *compiler, options.cacheDirectory);
+  Result<BuiltLibrary> built = buildSharedLibrary(os.str(), *compiler, options.cacheDirectory);
   if (!built)
     return failed(built.error());
   if (announce)

@@ -150,6 +150,13 @@ static inline const char *fusec_status_message(int status) {
 
 #ifdef FUSEC_CUDA
 #include <cuda_runtime.h>
+/* A kernel launch: `FUSEC_LAUNCH(k, grid, block, shared, stream)(args...)`. On the host
+ * (cuda-host) it runs every thread in a loop (fusec/cuda_host/cuda_runtime.h). */
+#ifdef FUSEC_CUDA_HOST
+#define FUSEC_LAUNCH(kernel, ...) ::fusec::cuda_host::launch(#kernel, kernel, __VA_ARGS__)
+#else
+#define FUSEC_LAUNCH(kernel, ...) kernel<<<__VA_ARGS__>>>
+#endif
 #define FUSEC_HOST_DEVICE __host__ __device__
 #else
 #define FUSEC_HOST_DEVICE
@@ -277,7 +284,8 @@ public:
   HostArray &operator=(const HostArray &) = delete;
   ~HostArray() { release(); }
 
-  int allocate(size_t size) {
+  /* The stream argument mirrors DeviceArray::allocate. */
+  int allocate(size_t size, void * /*stream*/ = nullptr) {
     release();
     if (size == 0)
       return FUSEC_SUCCESS;
@@ -332,8 +340,9 @@ inline const fusec_connectivity *find_connectivity(const fusec_mesh *mesh, const
  * (lb, ub). */
 class HostTable {
 public:
+  /* The stream argument mirrors DeviceTable::load. */
   int load(const fusec_mesh *mesh, const char *name, fusec_location source, fusec_location target,
-           int32_t neighbors) {
+           int32_t neighbors, void * /*stream*/ = nullptr) {
     release();
     const fusec_connectivity *table = find_connectivity(mesh, name, source, target, neighbors);
     int32_t rows = mesh->num_points[source];
@@ -454,17 +463,24 @@ public:
   DeviceArray(const DeviceArray &) = delete;
   DeviceArray &operator=(const DeviceArray &) = delete;
 
-  int allocate(size_t size) {
+  /* Zero-filled on `stream`, the caller's: work on the legacy default stream would not be
+   * ordered before kernels on a non-blocking stream. */
+  int allocate(size_t size, cudaStream_t stream) {
     if (int status = reserve(size))
       return status;
-    return size == 0 ? FUSEC_SUCCESS : cuda_status(cudaMemset(data_, 0, size * sizeof(T)));
+    return size == 0 ? FUSEC_SUCCESS
+                     : cuda_status(cudaMemsetAsync(data_, 0, size * sizeof(T), stream));
   }
-  int upload(const T *host, size_t size) {
-    if (int status = allocate(size))
+  /* A copy of host[0, size), complete on return (the host buffer may go away). */
+  int upload(const T *host, size_t size, cudaStream_t stream) {
+    if (int status = reserve(size))
       return status;
     if (size == 0)
       return FUSEC_SUCCESS;
-    return cuda_status(cudaMemcpy(data_, host, size * sizeof(T), cudaMemcpyHostToDevice));
+    if (int status = cuda_status(
+            cudaMemcpyAsync(data_, host, size * sizeof(T), cudaMemcpyHostToDevice, stream)))
+      return status;
+    return cuda_status(cudaStreamSynchronize(stream));
   }
   /* Makes this a copy of the device array source[0, size), ordered on `stream` (no zero-filling
    * on the default stream, which a non-blocking stream would not wait for); allocates only when
@@ -506,12 +522,12 @@ private:
 class DeviceTable {
 public:
   int load(const fusec_mesh *mesh, const char *name, fusec_location source, fusec_location target,
-           int32_t neighbors) {
+           int32_t neighbors, cudaStream_t stream) {
     release();
     HostTable host;
     if (int status = host.load(mesh, name, source, target, neighbors))
       return status;
-    if (int status = entries_.upload(host.data(), host.size()))
+    if (int status = entries_.upload(host.data(), host.size(), stream))
       return status;
     ld_ = host.ld();
     return FUSEC_SUCCESS;

@@ -1,8 +1,7 @@
 // Kernels the cuda-host backend must catch: a race (each thread reads the
 // element its right neighbour writes) and an out-of-range read. fusec's
-// kernel verifier rejects the first, so it is written by hand here, with the
-// launches as fusec-bench writes them for a host compiler.
-#include <cuda_runtime.h>
+// kernel verifier rejects the first, so it is written by hand here.
+#include "fusec/kernel_support.h"
 
 #include <cstdio>
 #include <cstring>
@@ -27,15 +26,23 @@ int main(int argc, char **argv) {
     return 1;
   cudaMemset(a, 0, n * sizeof(double));
   if (argc > 1 && std::strcmp(argv[1], "overrun") == 0) {
-    ::fusec::cuda_host::launch("read_past_end", read_past_end, (n + 63) / 64, 64)(a, b, n);
+    FUSEC_LAUNCH(read_past_end, (n + 63) / 64, 64)(a, b, n);
+    return 0;
+  }
+  if (argc > 1 && std::strcmp(argv[1], "unordered") == 0) {
+    // A fill on the default stream, then a kernel on a non-blocking stream.
+    cudaStream_t stream = nullptr;
+    cudaStreamCreateWithFlags(&stream, cudaStreamNonBlocking);
+    cudaMemset(a, 0, n * sizeof(double));
+    FUSEC_LAUNCH(shift_left, (n + 63) / 64, 64, 0, stream)(a, n);
     return 0;
   }
   if (argc > 1 && std::strcmp(argv[1], "too-many-threads") == 0) {
-    ::fusec::cuda_host::launch("shift_left", shift_left, 1, 2048)(a, n);
+    FUSEC_LAUNCH(shift_left, 1, 2048)(a, n);
     std::printf("%s\n", cudaGetErrorString(cudaGetLastError()));
     return 0;
   }
-  ::fusec::cuda_host::launch("shift_left", shift_left, (n + 63) / 64, 64)(a, n);
+  FUSEC_LAUNCH(shift_left, (n + 63) / 64, 64)(a, n);
   double sum = 0.0;
   for (int i = 0; i < n; ++i)
     sum += a[i];

@@ -1,8 +1,13 @@
 // Runs program `pipeline` of cpp-run-program.mlir (its emitted C++ and header are compiled with
 // this file) three times on the mesh of tiny_mesh.h and prints the outputs. The exchange
 // callback prints the fields it receives and copies the program's buffer, which the caller
-// cannot see otherwise.
+// cannot see otherwise. Built with the emitted CUDA on the host (FUSEC_CUDA_HOST), it passes a
+// non-blocking stream, as ICON does, and waits for it after each run.
 #include "tiny_mesh.h"
+
+#ifdef FUSEC_CUDA_HOST
+#include <cuda_runtime.h>
+#endif
 
 #include <cstdio>
 #include <cstring>
@@ -55,7 +60,14 @@ int main() {
       a[c + k * kCells] = static_cast<float>(c + 10 * k + 1);
   std::vector<double> w(kCells * (kLevels + 1)), prof(kLevels);
   TinyMesh mesh;
-  if (pipeline_setup(&mesh.mesh, kLevels, nullptr) != FUSEC_SUCCESS)
+  void *stream = nullptr;
+#ifdef FUSEC_CUDA_HOST
+  cudaStream_t queue = nullptr;
+  if (cudaStreamCreateWithFlags(&queue, cudaStreamNonBlocking) != cudaSuccess)
+    return 1;
+  stream = queue;
+#endif
+  if (pipeline_setup(&mesh.mesh, kLevels, stream) != FUSEC_SUCCESS)
     return 1;
   Exchanges exchanges;
   exchanges.callerOut = out.data();
@@ -63,6 +75,9 @@ int main() {
   auto run = [&](int number, bool up, int32_t lo, int32_t hi) {
     int status =
         pipeline_run(a.data(), out.data(), w.data(), prof.data(), up, 2.0f, lo, hi, kCells);
+#ifdef FUSEC_CUDA_HOST
+    cudaStreamSynchronize(queue);
+#endif
     std::printf("run %d: %d\n", number, status);
   };
 

@@ -7,10 +7,10 @@
  *
  *  - `__global__` and friends as nothing, `dim3`, and the built-in indices
  *    `blockIdx`, `threadIdx`, `blockDim`, `gridDim` (one set per host thread);
- *  - kernel launches (`fusec::cuda_host::launch("k", k, grid, block, shmem,
- *    stream)(args...)`, which a host compiler can parse where it cannot parse
- *    `k<<<grid, block, shmem, stream>>>(args...)`; fusec-bench rewrites the
- *    one into the other) that run every (block, thread) pair one after the
+ *  - kernel launches (`FUSEC_LAUNCH(k, grid, block, shmem, stream)(args...)`
+ *    in emitted code, kernel_support.h's macro for `k<<<...>>>(args...)`,
+ *    which a host compiler cannot parse, becomes `fusec::cuda_host::launch(
+ *    "k", k, grid, block, shmem, stream)(args...)`) that run every (block, thread) pair one after the
  *    other in the order `FUSEC_CUDA_HOST_ORDER` names: `forward`, `reverse`
  *    or `shuffled` (seed `FUSEC_CUDA_HOST_SEED`). A result that depends on
  *    the order is a race between threads. Launch configurations beyond the
@@ -19,7 +19,13 @@
  *    it ends at an inaccessible page (and starts after one), so a kernel
  *    reading or writing past the end faults at once; the fault is reported
  *    with the kernel's name and the run stops;
- *  - streams, events (host clock), copies and memsets, synchronous.
+ *  - streams, events (host clock), copies and memsets. Work runs at once,
+ *    but the order a GPU would guarantee is checked: asynchronous work
+ *    (launches, memsets, async copies) on one stream followed by work on
+ *    another stream, where one of the two is non-blocking
+ *    (`cudaStreamNonBlocking`, as ICON's OpenACC queues are) and no
+ *    synchronisation lies between, stops the run with a message: on a GPU
+ *    the second would not wait for the first.
  *
  * Nothing here needs the CUDA toolkit; it is header-only.
  *
@@ -78,8 +84,10 @@ enum cudaMemcpyKind {
   cudaMemcpyDefault = 4,
 };
 
-struct CUstream_st {};
-using cudaStream_t = CUstream_st *;
+struct CUstream_st {
+  bool nonBlocking = false;
+};
+using cudaStream_t = CUstream_st *; /* nullptr: the legacy default stream */
 constexpr unsigned cudaStreamNonBlocking = 1;
 
 struct CUevent_st {
@@ -106,6 +114,54 @@ inline std::map<const void *, Mapping> &allocations() {
   static std::map<const void *, Mapping> live;
   return live;
 }
+
+/* Asynchronous work not yet known to be complete: its stream and what it was. */
+struct PendingWork {
+  bool pending = false;
+  cudaStream_t stream = nullptr;
+  std::string what;
+};
+
+inline PendingWork &pendingWork() {
+  static PendingWork work;
+  return work;
+}
+
+inline bool nonBlocking(cudaStream_t stream) { return stream && stream->nonBlocking; }
+
+inline std::string streamName(cudaStream_t stream) {
+  if (!stream)
+    return "the default stream";
+  char text[64];
+  std::snprintf(text, sizeof text, "%s stream %p", stream->nonBlocking ? "non-blocking" : "blocking",
+                static_cast<const void *>(stream));
+  return text;
+}
+
+/* Checks that `what` on `stream` is ordered after the pending work, then
+ * records it as pending (when asynchronous) or complete. */
+inline void issue(cudaStream_t stream, const std::string &what, bool asynchronous) {
+  PendingWork &work = pendingWork();
+  if (work.pending && work.stream != stream && (nonBlocking(stream) || nonBlocking(work.stream))) {
+    std::fprintf(stderr,
+                 "cuda-host: %s on %s is not ordered after %s on %s: with no synchronisation "
+                 "between them a GPU may run them in either order\n",
+                 what.c_str(), streamName(stream).c_str(), work.what.c_str(),
+                 streamName(work.stream).c_str());
+    std::exit(87);
+  }
+  work.pending = asynchronous;
+  work.stream = stream;
+  work.what = what;
+}
+
+inline void synchronize(cudaStream_t stream) {
+  PendingWork &work = pendingWork();
+  if (work.stream == stream)
+    work.pending = false;
+}
+
+inline void synchronizeAll() { pendingWork().pending = false; }
 
 /* The kernel running now, for the fault report. */
 inline thread_local const char *runningKernel = nullptr;
@@ -155,8 +211,9 @@ inline uint64_t seed() {
 /* A launch: `launch("k", k, grid, block)(args...)` runs k(args...) once per thread. */
 template <typename... Parameters> class Launch {
 public:
-  Launch(const char *name, void (*kernel)(Parameters...), dim3 grid, dim3 block)
-      : name(name), kernel(kernel), grid(grid), block(block) {}
+  Launch(const char *name, void (*kernel)(Parameters...), dim3 grid, dim3 block,
+         cudaStream_t stream)
+      : name(name), kernel(kernel), grid(grid), block(block), stream(stream) {}
 
   template <typename... Arguments> void operator()(Arguments &&...arguments) const {
     uint64_t threads = uint64_t(block.x) * block.y * block.z;
@@ -166,6 +223,7 @@ public:
       fail(cudaErrorInvalidConfiguration);
       return;
     }
+    issue(stream, std::string("kernel ") + name, /*asynchronous=*/true);
     uint64_t blocks = uint64_t(grid.x) * grid.y * grid.z;
     uint64_t count = blocks * threads;
     std::vector<uint64_t> sequence;
@@ -197,13 +255,14 @@ private:
   const char *name;
   void (*kernel)(Parameters...);
   dim3 grid, block;
+  cudaStream_t stream;
 };
 
 template <typename... Parameters>
 Launch<Parameters...> launch(const char *name, void (*kernel)(Parameters...), dim3 grid,
-                             dim3 block, size_t sharedBytes = 0, cudaStream_t = nullptr) {
+                             dim3 block, size_t sharedBytes = 0, cudaStream_t stream = nullptr) {
   (void)sharedBytes; // the emitted kernels use no shared memory
-  return Launch<Parameters...>(name, kernel, grid, block);
+  return Launch<Parameters...>(name, kernel, grid, block, stream);
 }
 
 } // namespace fusec::cuda_host
@@ -264,32 +323,50 @@ inline cudaError_t cudaFree(void *pointer) {
   return cudaSuccess;
 }
 
+/* Synchronous with the host, on the default stream. */
 inline cudaError_t cudaMemcpy(void *to, const void *from, size_t bytes, cudaMemcpyKind) {
+  fusec::cuda_host::issue(nullptr, "cudaMemcpy", /*asynchronous=*/false);
   if (bytes)
     std::memmove(to, from, bytes);
   return cudaSuccess;
 }
 
-inline cudaError_t cudaMemcpyAsync(void *to, const void *from, size_t bytes, cudaMemcpyKind kind,
-                                   cudaStream_t = nullptr) {
-  return cudaMemcpy(to, from, bytes, kind);
+inline cudaError_t cudaMemcpyAsync(void *to, const void *from, size_t bytes, cudaMemcpyKind,
+                                   cudaStream_t stream = nullptr) {
+  fusec::cuda_host::issue(stream, "cudaMemcpyAsync", /*asynchronous=*/true);
+  if (bytes)
+    std::memmove(to, from, bytes);
+  return cudaSuccess;
 }
 
+/* Asynchronous with the host for device memory, on the default stream. */
 inline cudaError_t cudaMemset(void *pointer, int value, size_t bytes) {
+  fusec::cuda_host::issue(nullptr, "cudaMemset", /*asynchronous=*/true);
   if (bytes)
     std::memset(pointer, value, bytes);
   return cudaSuccess;
 }
 
-inline cudaError_t cudaMemsetAsync(void *pointer, int value, size_t bytes, cudaStream_t = nullptr) {
-  return cudaMemset(pointer, value, bytes);
+inline cudaError_t cudaMemsetAsync(void *pointer, int value, size_t bytes,
+                                   cudaStream_t stream = nullptr) {
+  fusec::cuda_host::issue(stream, "cudaMemsetAsync", /*asynchronous=*/true);
+  if (bytes)
+    std::memset(pointer, value, bytes);
+  return cudaSuccess;
 }
 
-inline cudaError_t cudaDeviceSynchronize() { return cudaSuccess; }
-inline cudaError_t cudaStreamSynchronize(cudaStream_t) { return cudaSuccess; }
+inline cudaError_t cudaDeviceSynchronize() {
+  fusec::cuda_host::synchronizeAll();
+  return cudaSuccess;
+}
+inline cudaError_t cudaStreamSynchronize(cudaStream_t stream) {
+  fusec::cuda_host::synchronize(stream);
+  return cudaSuccess;
+}
 
-inline cudaError_t cudaStreamCreateWithFlags(cudaStream_t *stream, unsigned) {
+inline cudaError_t cudaStreamCreateWithFlags(cudaStream_t *stream, unsigned flags) {
   *stream = new CUstream_st;
+  (*stream)->nonBlocking = (flags & cudaStreamNonBlocking) != 0;
   return cudaSuccess;
 }
 inline cudaError_t cudaStreamCreate(cudaStream_t *stream) {
@@ -308,7 +385,10 @@ inline cudaError_t cudaEventRecord(cudaEvent_t event, cudaStream_t = nullptr) {
   event->time = std::chrono::steady_clock::now();
   return cudaSuccess;
 }
-inline cudaError_t cudaEventSynchronize(cudaEvent_t) { return cudaSuccess; }
+inline cudaError_t cudaEventSynchronize(cudaEvent_t) {
+  fusec::cuda_host::synchronizeAll(); // conservative: events are not tied to streams here
+  return cudaSuccess;
+}
 inline cudaError_t cudaEventElapsedTime(float *milliseconds, cudaEvent_t start, cudaEvent_t stop) {
   *milliseconds = std::chrono::duration<float, std::milli>(stop->time - start->time).count();
   return cudaSuccess;
