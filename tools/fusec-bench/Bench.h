@@ -57,6 +57,9 @@ struct BenchOptions {
   std::string runtimeInclude;
   /// GPU architecture of --backend cuda.
   std::string cudaArch = "sm_80";
+  /// Let the compiler contract `a*b+c` into FMAs (nvcc's default). Off, CUDA
+  /// builds (cuda, cuda-host) round like the interpreter and verify exactly.
+  bool fma = false;
   std::optional<std::string> markdownPath;
   /// ICON's OpenACC timers (bencher JSON) to compare with.
   std::optional<std::string> openaccPath;

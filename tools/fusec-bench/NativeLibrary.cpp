@@ -37,24 +37,31 @@ Result<Compiler> Compiler::findCpp(const std::string &runtimeInclude) {
                   ".cpp"};
 }
 
-Result<Compiler> Compiler::findCudaHost(const std::string &runtimeInclude) {
+Result<Compiler> Compiler::findCudaHost(const std::string &runtimeInclude, bool fma) {
   Result<std::string> program = findProgram("CXX", "c++", "set CXX, or use --backend interp");
   if (!program)
     return program.status();
-  return Compiler{*program,
-                  {"-std=c++17", "-O2", "-fPIC", "-shared", "-DFUSEC_CUDA_HOST", "-I",
-                   runtimeInclude + "/fusec/cuda_host", "-I", runtimeInclude, "-x", "c++"},
-                  runtimeInclude,
-                  ".cu"};
+  Compiler compiler{*program,
+                    {"-std=c++17", "-O2", "-fPIC", "-shared",
+                     fma ? "-ffp-contract=fast" : "-ffp-contract=off", "-DFUSEC_CUDA_HOST", "-I",
+                     runtimeInclude + "/fusec/cuda_host", "-I", runtimeInclude, "-x", "c++"},
+                    runtimeInclude,
+                    ".cu"};
+#if defined(__x86_64__)
+  if (fma)
+    compiler.flags.push_back("-mfma"); // contraction needs the instruction
+#endif
+  return compiler;
 }
 
-Result<Compiler> Compiler::findCuda(const std::string &runtimeInclude, const std::string &arch) {
+Result<Compiler> Compiler::findCuda(const std::string &runtimeInclude, const std::string &arch,
+                                    bool fma) {
   Result<std::string> program = findProgram("NVCC", "nvcc", "set NVCC or put nvcc on the PATH");
   if (!program)
     return program.status();
   return Compiler{*program,
-                  {"-std=c++17", "-O2", "-arch=" + arch, "-Xcompiler", "-fPIC", "-shared", "-I",
-                   runtimeInclude},
+                  {"-std=c++17", "-O2", "-arch=" + arch, fma ? "-fmad=true" : "-fmad=false",
+                   "-Xcompiler", "-fPIC", "-shared", "-I", runtimeInclude},
                   runtimeInclude,
                   ".cu"};
 }

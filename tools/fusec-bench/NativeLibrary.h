@@ -38,9 +38,12 @@ struct Compiler {
   static Result<Compiler> findCpp(const std::string &runtimeInclude);
   /// `$CXX`, else `c++`, compiling emitted CUDA as host C++ against
   /// fusec/cuda_host/cuda_runtime.h (the cuda-host backend).
-  static Result<Compiler> findCudaHost(const std::string &runtimeInclude);
-  /// `$NVCC`, else `nvcc`, for GPU architecture `arch` (e.g. sm_90).
-  static Result<Compiler> findCuda(const std::string &runtimeInclude, const std::string &arch);
+  /// `fma` allows contracting `a*b+c` (as -march=native with FMA would).
+  static Result<Compiler> findCudaHost(const std::string &runtimeInclude, bool fma);
+  /// `$NVCC`, else `nvcc`, for GPU architecture `arch` (e.g. sm_90); without
+  /// `fma`, `-fmad=false`.
+  static Result<Compiler> findCuda(const std::string &runtimeInclude, const std::string &arch,
+                                   bool fma);
 };
 
 /// A loaded shared library; unloaded on destruction.

@@ -159,6 +159,9 @@ void printHeader(const BenchReport &report, llvm::raw_ostream &os) {
   os << "inputs " << run.inputs << " (seed " << run.seed << "), backend " << run.backend;
   if (run.backend == "cpp")
     os << " (" << run.threads << " OpenMP threads)";
+  if (run.backend == "cuda" || run.backend == "cuda-host")
+    os << (run.fma ? " (FMA contraction on: rounding differs from the interpreter)"
+                   : " (no FMA contraction: rounds like the interpreter)");
   os << ", ";
   if (run.repeat > 0)
     os << run.warmup << " warm-up and " << run.repeat << " timed runs";

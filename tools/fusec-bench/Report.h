@@ -70,6 +70,7 @@ struct RunDescription {
   std::string inputs; // random, realistic or a directory
   uint64_t seed = 0;
   std::string backend;
+  bool fma = false; // CUDA built with FMA contraction
   int threads = 1; // OpenMP threads of the compiled C++ variants
   unsigned repeat = 0, warmup = 0;
 };

@@ -243,9 +243,10 @@ bool BenchSession::findCompiler() {
   if (options.backend == Backend::Interpreter)
     return true;
   Result<Compiler> found =
-      options.backend == Backend::Cuda       ? Compiler::findCuda(options.runtimeInclude,
-                                                                  options.cudaArch)
-      : options.backend == Backend::CudaHost ? Compiler::findCudaHost(options.runtimeInclude)
+      options.backend == Backend::Cuda ? Compiler::findCuda(options.runtimeInclude,
+                                                            options.cudaArch, options.fma)
+      : options.backend == Backend::CudaHost
+          ? Compiler::findCudaHost(options.runtimeInclude, options.fma)
                                              : Compiler::findCpp(options.runtimeInclude);
   if (!found)
     return fail(found.error());
@@ -281,6 +282,7 @@ RunDescription BenchSession::describe() const {
                         : options.backend == Backend::CudaHost ? "cuda-host"
                                                                : "interp";
   description.threads = omp_get_max_threads();
+  description.fma = options.fma;
   description.repeat = options.repeat;
   description.warmup = options.warmup;
   return description;

@@ -103,6 +103,11 @@ cl::opt<std::string> cacheDir("cache-dir",
                                        "$FUSEC_BENCH_CACHE, else bench-cache next to bin/)"),
                               cl::value_desc("dir"), cl::sub(runCommand), cl::cat(category));
 
+cl::opt<bool> fma("fma",
+                  cl::desc("Compile CUDA with FMA contraction (nvcc's default; faster, but results "
+                           "differ from the interpreter by rounding: verify with a tolerance). "
+                           "Default off: -fmad=false, exact verification"),
+                  cl::init(false), cl::sub(runCommand), cl::cat(category));
 cl::opt<std::string> cudaArch("cuda-arch",
                               cl::desc("GPU architecture of --backend cuda (default sm_80)"),
                               cl::value_desc("sm_XY"), cl::init("sm_80"), cl::sub(runCommand),
@@ -191,6 +196,7 @@ int main(int argc, char **argv) {
       cacheDir.getNumOccurrences() ? std::string(cacheDir) : defaultCacheDirectory(argv[0]);
   options.runtimeInclude = FUSEC_RUNTIME_INCLUDE_DIR;
   options.cudaArch = cudaArch;
+  options.fma = fma;
   if (markdown.getNumOccurrences())
     options.markdownPath = markdown;
   if (compareOpenAcc.getNumOccurrences())
