@@ -246,7 +246,6 @@ LogicalResult KernelBodyEmitter::emitNeighbor(NeighborOp neighbor, raw_ostream &
 
 LogicalResult KernelBodyEmitter::emitReduce(ReduceOp reduce, raw_ostream &os) {
   ConnectivityOp conn = lookupConnectivity(reduce, reduce.getConnAttr());
-  const KernelScope::Table &entries = table(reduce.getConnAttr());
   Type type = reduce.getType();
   ReduceKind kind = reduce.getKind();
   std::string connName = conn.getSymName().lower();
@@ -264,7 +263,10 @@ LogicalResult KernelBodyEmitter::emitReduce(ReduceOp reduce, raw_ostream &os) {
      << ") {\n";
   scope.values[reduce.getSlot()] = slot;
   BlockArgument neighbor = reduce.getNeighbor();
+  // The table is read only when the body needs the neighbour or some may be
+  // missing; otherwise the fold is the body once per slot.
   if (isUsed(neighbor) || conn.getSkip()) {
+    const KernelScope::Table &entries = table(reduce.getConnAttr());
     std::string name = scope.names.unique(connName);
     os << "const int32_t " << name << " = " << entries.entries << "["
        << sum({point, scaled(slot, entries.ld)}) << "];\n";

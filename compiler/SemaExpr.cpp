@@ -820,6 +820,23 @@ bool Sema::checkFieldArgument(CallExpr &call, unsigned index) {
     if (info.literal != ExprInfo::Literal::None &&
         !coerce(arg, info, param.type.element, what))
       return false;
+    // That application runs outside any fold around the call: it cannot read
+    // the fold's current neighbour.
+    const NameExpr *atNeighbor = nullptr;
+    ast::walk(arg, [&](const Expr &sub) {
+      if (const auto *read = llvm::dyn_cast<NameExpr>(&sub);
+          read && read->fold && llvm::is_contained(folds, read->fold) && !atNeighbor)
+        atNeighbor = read;
+    });
+    if (atNeighbor) {
+      diag.error(atNeighbor->getLoc(),
+                 what + " reads '" + atNeighbor->name.name +
+                     "' at the current neighbour of the fold over " +
+                     atNeighbor->fold->connectivity.name +
+                     ", but an expression argument is computed by an application of its own "
+                     "at the current point, outside the fold; compute it in the fold's body");
+      return false;
+    }
     const Space &space = currentStencil->space;
     if (param.type.location != space.location || param.type.sparse) {
       diag.error(arg.getLoc(), what + " is " + param.type.str() +

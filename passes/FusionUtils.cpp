@@ -38,7 +38,8 @@ Value inlineProducer(OpBuilder &builder, ApplyOp producer, unsigned resultIndex,
       }
     });
   }
-  Value value = mapping.lookup(producer.getYield().getValues()[resultIndex]);
+  // The producer may yield a value defined outside it (a scalar parameter).
+  Value value = mapping.lookupOrDefault(producer.getYield().getValues()[resultIndex]);
   if (!point || !mayBeMissing(point))
     return value;
   Location loc = producer.getLoc();
@@ -263,7 +264,7 @@ FailureOr<ApplyOp> mergeApplies(ApplyOp earlier, ApplyOp later) {
       for (Operation &op : part.getBody().front().without_terminator())
         inside.clone(op, mapping);
       for (Value value : partYields)
-        yields.push_back(mapping.lookup(value));
+        yields.push_back(mapping.lookupOrDefault(value));
       continue;
     }
     auto guard = inside.create<scf::IfOp>(loc, TypeRange(ValueRange(partYields)), condition,
@@ -276,7 +277,7 @@ FailureOr<ApplyOp> mergeApplies(ApplyOp earlier, ApplyOp later) {
       thenBuilder.clone(op, mapping);
     SmallVector<Value> thenValues;
     for (Value value : partYields)
-      thenValues.push_back(mapping.lookup(value));
+      thenValues.push_back(mapping.lookupOrDefault(value));
     thenBuilder.create<scf::YieldOp>(loc, thenValues);
     OpBuilder elseBuilder = guard.getElseBodyBuilder();
     SmallVector<Value> zeros;

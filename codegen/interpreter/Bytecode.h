@@ -147,6 +147,9 @@ struct FloatCastInstr {
 /// `arith.sitofp`.
 struct IntToFloatInstr {
   bool toF32;
+  /// `arith.uitofp`: the operand is the unsigned value of its low `sourceWidth` bits.
+  bool isUnsigned = false;
+  unsigned sourceWidth = 64;
   Slot result, operand;
 };
 
@@ -159,6 +162,15 @@ struct FloatToIntInstr {
 
 /// `arith.index_cast`: sign-extends or truncates to `width` bits.
 struct IntCastInstr {
+  unsigned width;
+  Slot result, operand;
+  /// `arith.extui`: the low `sourceWidth` bits extended with zeros (else with the sign).
+  bool zeroExtend = false;
+  unsigned sourceWidth = 64;
+};
+
+/// `math.absi`: wraps at `width` bits (the absolute value of the minimum is itself).
+struct IntAbsInstr {
   unsigned width;
   Slot result, operand;
 };
@@ -261,7 +273,8 @@ struct ExchangeInstr {
 using Instr =
     std::variant<ConstantInstr, CopyInstr, FloatUnaryInstr, FloatBinaryInstr, FloatCompareInstr,
                  FloatPowIntInstr, IntBinaryInstr, IntCompareInstr, SelectInstr, FloatCastInstr,
-                 IntToFloatInstr, FloatToIntInstr, IntCastInstr, IfInstr, LoadInstr, NeighborInstr,
+                 IntToFloatInstr, FloatToIntInstr, IntCastInstr, IntAbsInstr, IfInstr, LoadInstr,
+                 NeighborInstr,
                  PointIndexInstr, ValidInstr, LevelInstr, ReduceInstr, WriteInstr, AllocInstr,
                  ImageInstr, ApplyInstr, KernelInstr, StoreInstr, ExchangeInstr>;
 using Block = std::vector<Instr>;

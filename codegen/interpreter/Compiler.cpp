@@ -352,17 +352,31 @@ LogicalResult ProgramCompiler::compileOp(Operation &op, Scope scope, Block &code
         return emit(FloatCastInstr{true, define(trunc.getResult()), use(trunc.getIn())});
       })
       .Case([&](arith::SIToFPOp cast) {
-        return emit(
-            IntToFloatInstr{cast.getType().isF32(), define(cast.getResult()), use(cast.getIn())});
+        return emit(IntToFloatInstr{cast.getType().isF32(), /*isUnsigned=*/false, 64,
+                                    define(cast.getResult()), use(cast.getIn())});
       })
       .Case([&](arith::FPToSIOp cast) {
         return emit(FloatToIntInstr{cast.getIn().getType().isF32(),
                                     scalarTypeOf(cast.getType()).width, define(cast.getResult()),
                                     use(cast.getIn())});
       })
-      .Case([&](arith::IndexCastOp cast) {
-        return emit(IntCastInstr{scalarTypeOf(cast.getType()).width, define(cast.getResult()),
-                                 use(cast.getIn())});
+      .Case([&](arith::UIToFPOp cast) {
+        return emit(IntToFloatInstr{cast.getType().isF32(), /*isUnsigned=*/true,
+                                    scalarTypeOf(cast.getIn().getType()).width,
+                                    define(cast.getResult()), use(cast.getIn())});
+      })
+      .Case<arith::IndexCastOp, arith::ExtSIOp, arith::TruncIOp>([&](Operation *cast) {
+        return emit(IntCastInstr{scalarTypeOf(cast->getResult(0).getType()).width,
+                                 define(cast->getResult(0)), use(cast->getOperand(0))});
+      })
+      .Case([&](arith::ExtUIOp ext) {
+        return emit(IntCastInstr{scalarTypeOf(ext.getType()).width, define(ext.getResult()),
+                                 use(ext.getIn()), /*zeroExtend=*/true,
+                                 scalarTypeOf(ext.getIn().getType()).width});
+      })
+      .Case([&](math::AbsIOp abs) {
+        return emit(IntAbsInstr{scalarTypeOf(abs.getType()).width, define(abs.getResult()),
+                                use(abs.getOperand())});
       })
       .Case([&](math::FPowIOp pow) {
         return emit(FloatPowIntInstr{pow.getType().isF32(), define(pow.getResult()),

@@ -196,6 +196,7 @@ private:
   LogicalResult execute(const IntToFloatInstr &instr);
   LogicalResult execute(const FloatToIntInstr &instr);
   LogicalResult execute(const IntCastInstr &instr);
+  LogicalResult execute(const IntAbsInstr &instr);
   LogicalResult execute(const IfInstr &instr);
   LogicalResult execute(const LoadInstr &instr);
   LogicalResult execute(const NeighborInstr &instr);
@@ -392,8 +393,20 @@ LogicalResult Executor::execute(const FloatCastInstr &instr) {
   return success();
 }
 
+/// The low `width` bits of `value`, as an unsigned number.
+static uint64_t lowBits(int64_t value, unsigned width) {
+  uint64_t bits = static_cast<uint64_t>(value);
+  return width >= 64 ? bits : bits & ((uint64_t(1) << width) - 1);
+}
+
 LogicalResult Executor::execute(const IntToFloatInstr &instr) {
   int64_t x = words[instr.operand].i;
+  if (instr.isUnsigned) {
+    uint64_t u = lowBits(x, instr.sourceWidth);
+    words[instr.result] =
+        instr.toF32 ? Word::ofF32(static_cast<float>(u)) : Word::ofF64(static_cast<double>(u));
+    return success();
+  }
   words[instr.result] =
       instr.toF32 ? Word::ofF32(static_cast<float>(x)) : Word::ofF64(static_cast<double>(x));
   return success();
@@ -412,8 +425,17 @@ LogicalResult Executor::execute(const FloatToIntInstr &instr) {
 }
 
 LogicalResult Executor::execute(const IntCastInstr &instr) {
-  words[instr.result] =
-      Word::ofInt(signExtend(static_cast<uint64_t>(words[instr.operand].i), instr.width));
+  uint64_t bits = static_cast<uint64_t>(words[instr.operand].i);
+  if (instr.zeroExtend)
+    bits = lowBits(words[instr.operand].i, instr.sourceWidth);
+  words[instr.result] = Word::ofInt(signExtend(bits, instr.width));
+  return success();
+}
+
+LogicalResult Executor::execute(const IntAbsInstr &instr) {
+  uint64_t x = static_cast<uint64_t>(words[instr.operand].i);
+  uint64_t magnitude = static_cast<int64_t>(x) < 0 ? uint64_t(0) - x : x;
+  words[instr.result] = Word::ofInt(signExtend(magnitude, instr.width));
   return success();
 }
 
