@@ -126,6 +126,22 @@ std::string interferenceBetween(Operation *from, Operation *to, Operation *reade
 
 namespace fusec {
 
+/// The vertical kinds of `apply`'s results (full or half levels, or none).
+static SmallVector<VerticalKind> verticalKinds(ApplyOp apply) {
+  SmallVector<VerticalKind> kinds;
+  for (Type type : apply.getResultTypes())
+    kinds.push_back(FieldShape::of(type).vertical);
+  return kinds;
+}
+
+/// One application computes results of one vertical kind: the union of a
+/// half-level domain and a full-level one may reach past the full levels.
+static bool sameVerticalKinds(ApplyOp a, ApplyOp b) {
+  SmallVector<VerticalKind> kinds = verticalKinds(a);
+  llvm::append_range(kinds, verticalKinds(b));
+  return llvm::all_equal(kinds);
+}
+
 bool mergeFirstCompatiblePair(
     ProgramOp program, function_ref<bool(ApplyOp, ApplyOp)> compatible,
     function_ref<void(ApplyOp merged, const std::string &message)> explain) {
@@ -135,7 +151,8 @@ bool mergeFirstCompatiblePair(
     for (ApplyOp later : llvm::ArrayRef(all).drop_front(i + 1)) {
       if (earlier->getBlock() != later->getBlock() || !earlier.isDomainInferred() ||
           !later.isDomainInferred() || earlier.getLocation() != later.getLocation() ||
-          !compatible(earlier, later) || readsResultOf(later, earlier) ||
+          !sameVerticalKinds(earlier, later) || !compatible(earlier, later) ||
+          readsResultOf(later, earlier) ||
           !interferenceBetween(earlier, later, later).empty())
         continue;
       std::string names = describeApply(earlier) + " and " + describeApply(later);
@@ -169,7 +186,9 @@ void explainUnmergedPairs(ProgramOp program, function_ref<bool(ApplyOp, ApplyOp)
           !later.isDomainInferred() || !compatible(earlier, later))
         continue;
       std::string why;
-      if (earlier->getBlock() != later->getBlock())
+      if (!sameVerticalKinds(earlier, later))
+        why = "one computes half levels, the other full levels";
+      else if (earlier->getBlock() != later->getBlock())
         why = "they run under different conditions (if branches)";
       else if (readsResultOf(later, earlier))
         continue; // producer and consumer: map fusion explains its decision

@@ -1,0 +1,1 @@
+"""fusec-fuzz: random-program differential testing of fusec (docs/fuzzing.md)."""

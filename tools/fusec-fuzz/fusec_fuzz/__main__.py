@@ -1,6 +1,6 @@
 """fusec-fuzz: random-program differential testing of fusec (docs/fuzzing.md).
 
-    fusec-fuzz --seed S --count N | --minutes T [--bin DIR] [--backends interp,cpp]
+    fusec-fuzz --seed S --count N | --minutes T [--bin DIR] [--backends interp,cpp,cuda-host]
                [--jobs J] [--keep-dir DIR] [--reduce] [--regressions-dir DIR]
                [--coverage] [--generate-only]
 
@@ -44,14 +44,15 @@ def parse(argv) -> argparse.Namespace:
                    help="directory of fusec-bench (default <repo>/build/bin)")
     p.add_argument("--include", type=Path, default=REPO / "stencils",
                    help="directory of icon.stn (default <repo>/stencils)")
-    p.add_argument("--backends", default="interp,cpp",
-                   help="comma-separated fusec-bench backends (default interp,cpp)")
+    p.add_argument("--backends", default="interp,cpp,cuda-host",
+                   help="comma-separated fusec-bench backends (default interp,cpp,cuda-host)")
     p.add_argument("--jobs", type=int, default=2, help="files checked at once (default 2)")
     p.add_argument("--timeout", type=int, default=600,
                    help="seconds one fusec-bench run may take (default 600)")
     p.add_argument("--keep-dir", type=Path, help="keep failing files (and their reports) here")
     p.add_argument("--reduce", action="store_true",
-                   help="reduce failures (one per kind and pipeline) to regression tests")
+                   help="reduce failures (one per kind and set of failing pipelines) to "
+                        "regression tests")
     p.add_argument("--regressions-dir", type=Path,
                    default=REPO / "tests" / "e2e" / "fuzz-regressions",
                    help="where --reduce writes them (default tests/e2e/fuzz-regressions)")
@@ -120,18 +121,32 @@ def keep(result: runner.FileResult, keep_dir: Path) -> None:
     (target / "failures.txt").write_text("\n".join(lines))
 
 
+def fingerprints(result: runner.FileResult) -> dict:
+    """The failures of a file worth one reduction each, by a fingerprint that tells bugs
+    apart without reducing them: kind, error class, and the fixed pipelines (not the random
+    sequences) under which the program fails. One bug shows under several pipelines (CSE's
+    under cse, fuse-all and fuse-all+k-blocking) and in many files."""
+    fixed = result.job.pipelines[:generator.FIXED_PIPELINES]
+    groups: dict = {}
+    for f in result.failures:
+        if f.kind in ("mismatch", "error", "crash"):
+            groups.setdefault((f.kind, f.program, f.signature()[3]), []).append(f)
+    found = {}
+    for (kind, _, detail), failures in groups.items():
+        pipelines = frozenset(f.pipeline for f in failures if f.pipeline in fixed)
+        # the first fixed pipeline, on the interpreter when it fails there
+        failures.sort(key=lambda f: (f.backend != "interp", result.job.pipelines.index(f.pipeline)
+                                     if f.pipeline in result.job.pipelines else -1))
+        found.setdefault((kind, detail, pipelines), failures[0])
+    return found
+
+
 def reduce_failures(args, settings, results: list, work: Path) -> list[Path]:
-    """Reduces the first failure of each kind and pipeline (mismatches first) and writes
-    it as a regression test."""
-    order = {"mismatch": 0, "error": 1, "crash": 2}
+    """Reduces one failure per fingerprint (at most --reduce-limit) and writes each as a
+    regression test."""
     seen, written = set(), []
     for result in results:
-        candidates = [f for f in result.failures if f.kind in order]
-        candidates.sort(key=lambda f: (order[f.kind], f.backend != "interp",
-                                       result.job.pipelines.index(f.pipeline)
-                                       if f.pipeline in result.job.pipelines else -1))
-        for failure in candidates:
-            key = (failure.kind, failure.pipeline, failure.signature()[3])
+        for key, failure in fingerprints(result).items():
             if key in seen:
                 continue
             seen.add(key)
@@ -146,7 +161,6 @@ def reduce_failures(args, settings, results: list, work: Path) -> list[Path]:
                                             args.regressions_dir, name)
             print(f"fusec-fuzz: wrote {path} (reduced on {backend})", flush=True)
             written.append(path)
-            break
     return written
 
 

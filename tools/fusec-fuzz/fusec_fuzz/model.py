@@ -191,7 +191,7 @@ GUARDED = {
     "exp": "exp(min({0}, 5.0))",
     "rpow": "(abs({0}) + 1.0) ^ 1.5",
     "fdiv": "({0} / (abs({1}) + 1.0))",
-    "idiv": "({0} / (max({1}, 0) + 1))",  # abs on i32 is not in the interpreter (reported)
+    "idiv": "({0} / (max({1}, 0) + 1))",
     "toint": "i32(min(max({0}, -100.0), 100.0))",
 }
 
@@ -650,7 +650,7 @@ def render_inputs(file: File) -> str:
         bounds.update(b)
         offsets.update(n for n in fields if prog.fields[n].role == "offset")
     values = {}
-    for loc, markers in MARKERS.items():
+    for markers in MARKERS.values():
         values.update({name: value for name, value in markers[1:] if name in bounds})
     for prog in file.programs:
         for stmt in statements(prog.body):
@@ -737,7 +737,11 @@ class ReachAnalysis:
                     self._name(s, e.dyn.off, ctx, acc)
                 if e.dyn.guard:
                     self._expr(s, e.dyn.guard, ctx, acc)
-                self._name(s, e.name, Ctx(neigh, "abs", 0), acc)
+                # A let read at a data-dependent level is computed on all levels of the
+                # stencil: [0, nlev + 1) on half levels.
+                top = 1 if s.param(e.name) is None and s.vert == "KHalf" else 0
+                for d in range(top + 1):
+                    self._name(s, e.name, Ctx(neigh, "abs", d), acc)
                 if e.dyn.kind == "guarded":  # K + where(g, off, 0) reads level k when g is false
                     self._name(s, e.name, Ctx(neigh, ctx.mode, ctx.d + e.koff), acc)
             else:

@@ -25,7 +25,7 @@ import re
 import shutil
 import time
 from pathlib import Path
-from typing import Callable, Iterator, Optional
+from typing import Callable, Iterator
 
 from . import model, runner
 from .generator import typed
@@ -96,7 +96,7 @@ def reduce(settings: runner.Settings, file: File, failure: runner.Failure, work:
             for candidate in edit(current):
                 if time.monotonic() >= deadline:
                     break
-                if oracle(candidate):
+                if _cost(candidate) < _cost(current) and oracle(candidate):
                     current = candidate
                     changed = True
                     log(f"{edit.__name__.strip('_')}: {_size(current)}")
@@ -104,6 +104,41 @@ def reduce(settings: runner.Settings, file: File, failure: runner.Failure, work:
     shutil.rmtree(work / "cache", ignore_errors=True)
     log(f"{oracle.runs} candidates run")
     return current, backend
+
+
+def _cost(file: File) -> tuple:
+    """What the reduction decreases, so that it ends: program elements (a literal costs
+    nothing), then the extent of the domains, then the length of the text."""
+    def nodes(e: Expr) -> int:
+        if isinstance(e, Lit) or (isinstance(e, model.Func) and isinstance(e.args[0], Lit)
+                                  and e.name == e.ty):
+            return 0
+        own = 1
+        if isinstance(e, Access):
+            own += (e.conn is not None) + (e.koff != 0) + 2 * (e.dyn is not None)
+        return own + sum(nodes(c) for c in e.children())
+
+    count = len(file.programs) + file.f32
+    for s in model.used_stencils(file):
+        count += len(s.params) + len(s.outputs) + len(s.lets)
+        count += sum(nodes(e) for let in s.lets for e in let_exprs(let))
+        count += sum(nodes(e) for e in s.results)
+    extent = 0
+    for prog in file.programs:
+        for stmt in model.statements(prog.body):
+            count += 1
+            if isinstance(stmt, Exchange):
+                count += len(stmt.names)
+            elif isinstance(stmt, If):
+                count += nodes(stmt.cond)
+            else:
+                count += sum(nodes(a) for a in stmt.args if isinstance(a, Expr))
+                d = stmt.domain
+                if d.loc:
+                    extent += d.hhi.marker - d.hlo.marker
+                if d.klo is not None and d.explicit_k:
+                    extent += d.khi.value(file.nlev) - d.klo.value(file.nlev) + d.klo.param + d.khi.param
+    return count, extent, len(model.render_stn(file))
 
 
 def _size(file: File) -> str:
@@ -376,28 +411,25 @@ def _simplify_expressions(file: File) -> Iterator[File]:
 
 
 def _shrink_domains(file: File) -> Iterator[File]:
+    """Narrower ranges and literal bounds."""
     for index, path, stmt in list(_applies(file)):
         d = stmt.domain
         options = []
         if d.loc:
             lo, hi = d.hlo.marker, d.hhi.marker
-            options += [dataclasses.replace(d, hlo=HBound(m)) for m in range(lo + 1, hi)]
+            # up to start(INTERIOR): [m, end) stays non-empty on both grids
+            top = min(hi, model.INTERIOR_MARKER[d.loc] + 1)
+            options += [dataclasses.replace(d, hlo=HBound(m)) for m in range(lo + 1, top)]
             options += [dataclasses.replace(d, hhi=HBound(m)) for m in range(hi - 1, lo, -1)]
         if d.klo is not None and d.explicit_k:
             if d.klo.param or d.khi.param:
                 options.append(dataclasses.replace(d, klo=dataclasses.replace(d.klo, param=False),
                                                    khi=dataclasses.replace(d.khi, param=False)))
-            options.append(dataclasses.replace(d, klo=KBound("0", d.klo.value(file.nlev) + 1)))
-            options.append(dataclasses.replace(d, khi=KBound("nlev", d.khi.const - 1)))
+            if d.klo.value(file.nlev) + 1 < d.khi.value(file.nlev):  # never empty
+                options.append(dataclasses.replace(d, klo=KBound("0", d.klo.value(file.nlev) + 1)))
+                options.append(dataclasses.replace(d, khi=KBound("nlev", d.khi.const - 1)))
         for new in options:
             yield _replace_apply(file, index, path, dataclasses.replace(stmt, domain=new))
-    for index, path, stmt in list(_applies(file)):  # simpler to read: the whole domain
-        d = stmt.domain
-        whole = dataclasses.replace(d, explicit_k=False) if d.klo is not None else d
-        if d.loc:
-            whole = dataclasses.replace(whole, hlo=HBound(0), hhi=HBound(model.last_marker(d.loc)))
-        if whole != d:
-            yield _replace_apply(file, index, path, dataclasses.replace(stmt, domain=whole))
 
 
 def _simplify_file(file: File) -> Iterator[File]:
@@ -412,7 +444,7 @@ def _simplify_file(file: File) -> Iterator[File]:
 
 
 def regression_name(failure: runner.Failure, file: File) -> str:
-    slug = re.sub(r"[^a-z0-9]+", "-", (failure.pipeline or "file").lower()).strip("-")[:40]
+    slug = re.sub(r"[^a-z0-9]+", "-", (failure.pipeline or "reference").lower()).strip("-")[:40]
     return f"{failure.kind}-{slug}-s{file.seed}-f{file.index}"
 
 
@@ -426,10 +458,13 @@ def write_regression(file: File, failure: runner.Failure, pipelines: list[str],
                f"--inputs random --seed {file.index} --repeat 0 --warmup 0 {flags}".rstrip())
     header = [
         f"// Found by fusec-fuzz (seed {file.seed}, file {file.index}) and reduced: "
-        f"{failure.kind} of {failure.program or 'the file'} under '{failure.pipeline}' "
+        f"{failure.kind} of {failure.program or 'the file'} "
+        f"{f'under {failure.pipeline!r}' if failure.pipeline else 'in the reference run'} "
         f"({failure.backend}, {failure.grid}).",
     ]
-    header += [f"// {line}" for line in failure.detail.splitlines()[:2]]
+    # the failure as seen, without the temporary directory it was seen in
+    header += ["// " + re.sub(r"[^\s:]*/([^/\s:]+\.stn)", r"\1", line)
+               for line in failure.detail.splitlines()[:2]]
     for backend in ("interp", "cpp"):
         header += [f"// RUN: {command} \\",
                    f"// RUN:     --pipelines '{','.join(pipelines)}' --backend {backend} \\",

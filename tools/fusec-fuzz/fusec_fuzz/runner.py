@@ -9,7 +9,8 @@ report gives the details (failing fields, errors of the reference run). Outcomes
 * `error`: a variant could not be built or run (verdict ERROR), fusec-bench died on a signal
   (`crash`), ran past the time limit (`timeout`), or fusec reported an internal error;
 * `invalid`: a generator bug: fusec rejected the file with a diagnostic, the oracle rejected a
-  program (a read outside a field, ...), or a pipeline's text is not valid.
+  program (a read outside a field, ...; an operation it does not support is an `error`), or a
+  pipeline's text is not valid.
 
 When fusec-bench crashes, the pipelines of the run are run one at a time to tell which crash
 and to get the verdicts of the others.
@@ -102,7 +103,10 @@ def bench(settings: Settings, stn: Path, inputs: Path, grid: str, nlev: int, see
                "--cache-dir", str(cache_dir), "--json", str(json_path)]
     for d in defines:
         command += ["-D", d]
-    env = dict(os.environ, OMP_NUM_THREADS=str(settings.threads), OMP_WAIT_POLICY="passive")
+    # cuda-host runs the threads of every launch shuffled: a result that depends on their
+    # order is a race.
+    env = dict(os.environ, OMP_NUM_THREADS=str(settings.threads), OMP_WAIT_POLICY="passive",
+               FUSEC_CUDA_HOST_ORDER="shuffled", FUSEC_CUDA_HOST_SEED=str(seed))
     if json_path.exists():
         json_path.unlink()
     start = time.monotonic()
@@ -182,7 +186,9 @@ def classify(run: Run, pipelines: list[str], backend: str, grid: str) -> tuple[i
         variants = run.report["comparison"].get(program, {}).get("variants", {})
         if not variants:
             detail = "; ".join(section["errors"]) or "the reference run failed"
-            failures.append(Failure("invalid", program, None, backend, grid, detail))
+            # The oracle lacking an operation is its bug; anything else it rejects is ours.
+            kind = "error" if "unsupported operation" in detail else "invalid"
+            failures.append(Failure(kind, program, None, backend, grid, detail))
             continue
         for pipeline in pipelines:
             meta = run.report["metrics"].get(pipeline, {}).get(program, {}).get("metadata", {})
@@ -195,8 +201,9 @@ def classify(run: Run, pipelines: list[str], backend: str, grid: str) -> tuple[i
                                         "\n".join(lines[1:]) or "outputs differ"))
             else:
                 message = meta.get("error") or " ".join(lines) or "no verdict"
-                kind = "invalid" if "invalid pipeline" in run.stderr and \
-                    f"pipeline '{pipeline}': invalid pipeline" in run.stderr else "error"
+                # fusec-bench rejects a pipeline text it cannot parse: a generator bug
+                kind = "invalid" if f"pipeline '{pipeline}': invalid pipeline" in run.stderr \
+                    else "error"
                 if "could not be built" in message:
                     message += ": " + _pipeline_error(run.stderr, pipeline)
                 failures.append(Failure(kind, program, pipeline, backend, grid, message))
@@ -207,12 +214,17 @@ def classify(run: Run, pipelines: list[str], backend: str, grid: str) -> tuple[i
 
 
 def _crash_frame(stderr: str) -> str:
-    """The innermost fusec function of a crash's stack dump."""
+    """Where a crash happened: the innermost function of its stack dump (below the signal
+    handlers) and, when that is not fusec's, the innermost fusec function calling it."""
+    names = []
     for line in stderr.splitlines():
-        found = re.match(r"\s*#\d+ 0x[0-9a-f]+ (.*fusec::.*?)(?: \(/|$| \S+\.cpp:)", line)
-        if found:
-            return re.sub(r"\(.*", "", found.group(1)).strip()
-    return "an unknown function"
+        frame = re.match(r"\s*#\d+ 0x[0-9a-f]+ (\S.*)", line)
+        if frame and not frame.group(1).startswith(("llvm::sys::", "(/", "__")):
+            names.append(re.sub(r"\(.*|\s.*", "", frame.group(1).replace("(anonymous namespace)::", "")))
+    if not names:
+        return "an unknown function"
+    own = next((n for n in names if "fusec::" in n or ("::" in n and "mlir::" not in n)), None)
+    return names[0] if own in (None, names[0]) else f"{names[0]} called by {own}"
 
 
 def _tail(text: str, lines: int = 12) -> str:
