@@ -231,6 +231,9 @@ ExprInfo Sema::checkName(NameExpr &expr) {
 
   auto *let = llvm::dyn_cast<LetDecl>(decl);
   if (let && let->form == LetForm::List) {
+    // An each(...) over an unknown or misplaced connectivity was reported at the let.
+    if (!let->listConnectivity)
+      return ExprInfo::invalid();
     if (!entry) {
       diag.error(expr.getLoc(), "'" + name + "' is a list (each over " +
                                     let->listConnectivity->name.name +

@@ -1,11 +1,14 @@
 #!/usr/bin/env bash
 # Installs what fusec needs from Debian's packages and PyPI. Idempotent: only what is missing.
+# Further Debian packages a script needs may be named as arguments
+# (scripts/run-sanitizers.sh: clang-19's sanitizer runtimes and OpenMP).
 set -euo pipefail
 
 debian_packages=(
   cmake ninja-build g++ gfortran python3-pip
   llvm-19-dev llvm-19-tools libmlir-19-dev mlir-19-tools clang-19 libclang-19-dev
   catch2 libyaml-cpp-dev libnetcdf-dev
+  "$@"
 )
 
 missing=()

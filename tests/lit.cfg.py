@@ -19,6 +19,11 @@ config.test_exec_root = os.path.join(config.fusec_obj_root, "tests")
 
 config.environment["PATH"] = os.pathsep.join(
     [config.fusec_tools_dir, config.llvm_tools_dir, config.environment.get("PATH", os.environ["PATH"])])
+# The compilers and flags fusec-bench builds emitted code with (docs/bench.md), which
+# scripts/sanitize-env.sh sets for the sanitizer build.
+for name in ["CXX", "NVCC", "FUSEC_BENCH_CXXFLAGS"]:
+    if name in os.environ:
+        config.environment[name] = os.environ[name]
 
 src = config.fusec_src_root
 tools = config.fusec_tools_dir

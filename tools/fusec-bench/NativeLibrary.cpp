@@ -31,10 +31,17 @@ Result<Compiler> Compiler::findCpp(const std::string &runtimeInclude) {
   Result<std::string> program = findProgram("CXX", "c++", "set CXX, or use --backend interp");
   if (!program)
     return program.status();
-  return Compiler{*program,
-                  {"-std=c++17", "-O2", "-fopenmp", "-fPIC", "-shared", "-I", runtimeInclude},
-                  runtimeInclude,
-                  ".cpp"};
+  std::vector<std::string> flags{"-std=c++17", "-O2", "-fopenmp", "-fPIC",
+                                 "-shared", "-I", runtimeInclude};
+  // Flags of the user's own, such as the sanitizers that check the loaded kernels along with
+  // fusec-bench (scripts/sanitize-env.sh).
+  if (std::optional<std::string> extra = llvm::sys::Process::GetEnv("FUSEC_BENCH_CXXFLAGS")) {
+    llvm::SmallVector<llvm::StringRef> words;
+    llvm::SplitString(*extra, words);
+    for (llvm::StringRef word : words)
+      flags.push_back(word.str());
+  }
+  return Compiler{*program, std::move(flags), runtimeInclude, ".cpp"};
 }
 
 Result<Compiler> Compiler::findCudaHost(const std::string &runtimeInclude, bool fma) {

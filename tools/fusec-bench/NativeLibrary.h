@@ -2,7 +2,8 @@
 //
 // Emitted code is compiled into a shared library, C++ with the host compiler,
 //
-//   $CXX (default c++) -std=c++17 -O2 -fopenmp -fPIC -shared -I <runtime/include>
+//   $CXX (default c++) -std=c++17 -O2 -fopenmp -fPIC -shared -I <runtime/include> \
+//       $FUSEC_BENCH_CXXFLAGS
 //
 // CUDA with nvcc,
 //
