@@ -27,20 +27,24 @@ static Result<std::string> findProgram(const char *variable, const std::string &
   return *program;
 }
 
-Result<Compiler> Compiler::findCpp(const std::string &runtimeInclude) {
-  Result<std::string> program = findProgram("CXX", "c++", "set CXX, or use --backend interp");
-  if (!program)
-    return program.status();
-  std::vector<std::string> flags{"-std=c++17", "-O2", "-fopenmp", "-fPIC",
-                                 "-shared", "-I", runtimeInclude};
-  // Flags of the user's own, such as the sanitizers that check the loaded kernels along with
-  // fusec-bench (scripts/sanitize-env.sh).
+/// Flags of the user's own for the host compiler, such as the sanitizers that check the
+/// loaded kernels along with fusec-bench (scripts/sanitize-env.sh).
+static void addUserFlags(std::vector<std::string> &flags) {
   if (std::optional<std::string> extra = llvm::sys::Process::GetEnv("FUSEC_BENCH_CXXFLAGS")) {
     llvm::SmallVector<llvm::StringRef> words;
     llvm::SplitString(*extra, words);
     for (llvm::StringRef word : words)
       flags.push_back(word.str());
   }
+}
+
+Result<Compiler> Compiler::findCpp(const std::string &runtimeInclude) {
+  Result<std::string> program = findProgram("CXX", "c++", "set CXX, or use --backend interp");
+  if (!program)
+    return program.status();
+  std::vector<std::string> flags{"-std=c++17", "-O2", "-fopenmp", "-fPIC",
+                                 "-shared", "-I", runtimeInclude};
+  addUserFlags(flags);
   return Compiler{*program, std::move(flags), runtimeInclude, ".cpp"};
 }
 
@@ -51,13 +55,16 @@ Result<Compiler> Compiler::findCudaHost(const std::string &runtimeInclude, bool 
   Compiler compiler{*program,
                     {"-std=c++17", "-O2", "-fPIC", "-shared",
                      fma ? "-ffp-contract=fast" : "-ffp-contract=off", "-DFUSEC_CUDA_HOST", "-I",
-                     runtimeInclude + "/fusec/cuda_host", "-I", runtimeInclude, "-x", "c++"},
+                     runtimeInclude + "/fusec/cuda_host", "-I", runtimeInclude},
                     runtimeInclude,
                     ".cu"};
 #if defined(__x86_64__)
   if (fma)
     compiler.flags.push_back("-mfma"); // contraction needs the instruction
 #endif
+  addUserFlags(compiler.flags);
+  // Last: it applies to the source file that follows.
+  compiler.flags.insert(compiler.flags.end(), {"-x", "c++"});
   return compiler;
 }
 
