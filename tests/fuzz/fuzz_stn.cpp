@@ -5,9 +5,9 @@
 // "Inputs/prelude.stn";`, as the seeds from there do). What `fusec -O
 // fuse-all` does to it runs: the frontend and, when that accepts the file, the
 // fuse-all pipeline, the kernel lowering and the four emitters, into memory.
-// Diagnostics go nowhere.
-// Rejected files and failing passes are expected outcomes; crashes, sanitizer
-// reports, leaks, timeouts and internal errors are bugs.
+// Diagnostics go nowhere. Rejected files and failing passes are expected
+// outcomes; crashes, sanitizer reports, leaks, timeouts and internal errors are
+// bugs.
 //
 //===----------------------------------------------------------------------===//
 
