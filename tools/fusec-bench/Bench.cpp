@@ -179,7 +179,7 @@ int Comparison::run() {
 
 } // namespace
 
-int runBench(const BenchOptions &options, llvm::raw_ostream &out, llvm::raw_ostream &errs) {
+void registerBenchPasses() {
   // Textual pipelines (`stn-map-fusion+cse`) name passes through MLIR's registry.
   static const bool registered = [] {
     registerFusecPasses();
@@ -188,6 +188,10 @@ int runBench(const BenchOptions &options, llvm::raw_ostream &out, llvm::raw_ostr
     return true;
   }();
   (void)registered;
+}
+
+int runBench(const BenchOptions &options, llvm::raw_ostream &out, llvm::raw_ostream &errs) {
+  registerBenchPasses();
   if (options.pipelines.empty() || llvm::is_contained(options.pipelines, "")) {
     errs << "fusec-bench: error: --pipelines needs a comma-separated list of pipelines\n";
     return 1;

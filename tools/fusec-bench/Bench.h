@@ -70,10 +70,15 @@ struct BenchOptions {
   std::optional<std::string> writeConfig;
   /// Autotune keeps a change only when the median drops by at least this fraction.
   double minimumGain = 0.05;
+  /// fusec-bench pack: emit each variant's source and build nothing (no compiler needed).
+  bool emitOnly = false;
 };
 
 /// Splits a --pipelines or --programs value at the commas outside braces.
 std::vector<std::string> splitList(const std::string &text);
+
+/// Registers the passes that textual pipelines (`stn-map-fusion+cse`) name.
+void registerBenchPasses();
 
 /// Runs the whole benchmark (or, with `autotune`, the search). The report goes
 /// to `out`; errors, notes and the progress bar to `errs`. Returns the exit

@@ -10,8 +10,6 @@
 
 namespace fusec::bench {
 
-std::string callShimName(const std::string &program) { return "fusec_bench_call_" + program; }
-
 /// The copy kernel for CPUs: first touch and copies use OpenMP's static schedule, as the
 /// variants' loops do, so each thread copies the pages it owns.
 static const char *const kCpuCopy = R"(
@@ -42,6 +40,39 @@ extern "C" int fusec_bench_measure_copy(int64_t elements, int32_t repeat, double
   std::free(b);
   return FUSEC_SUCCESS;
 }
+)";
+
+/// What the CUDA shims time with: events on the default stream.
+static const char *const kCudaEvents = R"(
+namespace {
+/// Records a start event on construction when asked to; `finish` records the
+/// stop event, waits for the device and stores the time between the two.
+struct FusecBenchEvents {
+  cudaEvent_t start = nullptr, stop = nullptr;
+  explicit FusecBenchEvents(bool wanted) {
+    if (wanted && (cudaEventCreate(&start) != cudaSuccess ||
+                   cudaEventCreate(&stop) != cudaSuccess || cudaEventRecord(start) != cudaSuccess))
+      start = nullptr;
+  }
+  ~FusecBenchEvents() {
+    if (start)
+      cudaEventDestroy(start);
+    if (stop)
+      cudaEventDestroy(stop);
+  }
+  int finish(double *seconds) {
+    float milliseconds = 0.0f;
+    if (start && (cudaEventRecord(stop) != cudaSuccess || cudaEventSynchronize(stop) != cudaSuccess ||
+                  cudaEventElapsedTime(&milliseconds, start, stop) != cudaSuccess))
+      return FUSEC_ERROR_CUDA;
+    if (cudaDeviceSynchronize() != cudaSuccess || cudaGetLastError() != cudaSuccess)
+      return FUSEC_ERROR_CUDA;
+    if (start)
+      *seconds = 1e-3 * milliseconds;
+    return FUSEC_SUCCESS;
+  }
+};
+} // namespace
 )";
 
 /// The copy kernel and device memory for GPUs.
@@ -81,6 +112,16 @@ extern "C" int fusec_bench_measure_copy(int64_t elements, int32_t repeat, double
   return status;
 }
 
+extern "C" int fusec_bench_device_name(char *name, size_t size) {
+  int device = 0;
+  cudaDeviceProp properties;
+  if (cudaGetDevice(&device) != cudaSuccess ||
+      cudaGetDeviceProperties(&properties, device) != cudaSuccess)
+    return FUSEC_ERROR_CUDA;
+  std::snprintf(name, size, "%s", properties.name);
+  return FUSEC_SUCCESS;
+}
+
 extern "C" int fusec_bench_device_alloc(void **pointer, size_t bytes) {
   return cudaMalloc(pointer, bytes) == cudaSuccess ? FUSEC_SUCCESS : FUSEC_ERROR_CUDA;
 }
@@ -108,9 +149,16 @@ mlir::FailureOr<std::string> emitBenchSupport(mlir::ModuleOp module, ShimTarget 
   llvm::raw_string_ostream os(text);
   os << "\n// fusec-bench: one entry point per program taking its arguments as an array of\n"
         "// pointers (fields: the data; scalars: the value).\n";
+  if (target == ShimTarget::Cuda)
+    os << kCudaEvents;
   for (const codegen::ProgramInterface &interface : *interfaces) {
-    os << "extern \"C\" int " << callShimName(interface.name) << "(void *const *arguments) {\n  ";
-    os << (target == ShimTarget::Cuda ? "if (int status = " : "return ") << interface.run << "(";
+    os << "extern \"C\" int " << callShimName(interface.name)
+       << "(void *const *arguments, double *seconds) {\n  ";
+    if (target == ShimTarget::Cuda)
+      os << "FusecBenchEvents events(seconds != nullptr);\n  if (int status = ";
+    else
+      os << "(void)seconds;\n  return ";
+    os << interface.run << "(";
     std::vector<std::string> arguments;
     for (auto [index, parameter] : llvm::enumerate(interface.parameters)) {
       std::string slot = "arguments[" + std::to_string(index) + "]";
@@ -125,8 +173,7 @@ mlir::FailureOr<std::string> emitBenchSupport(mlir::ModuleOp module, ShimTarget 
     }
     os << llvm::join(arguments, ", ") << ")";
     if (target == ShimTarget::Cuda)
-      os << ")\n    return status;\n  return cudaDeviceSynchronize() == cudaSuccess ? "
-            "FUSEC_SUCCESS : FUSEC_ERROR_CUDA;\n";
+      os << ")\n    return status;\n  return events.finish(seconds);\n";
     else
       os << ";\n";
     os << "}\n";

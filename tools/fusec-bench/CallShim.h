@@ -4,11 +4,13 @@
 // value), which a tool cannot call through dlsym without knowing it at compile
 // time. fusec-bench therefore appends to the emitted code, for each program,
 //
-//   extern "C" int fusec_bench_call_P(void *const *arguments);
+//   extern "C" int fusec_bench_call_P(void *const *arguments, double *seconds);
 //
 // which calls P_run with arguments[i] as the i-th argument (a field's data
 // pointer, or a pointer to a scalar of the parameter's C type) and, on CUDA,
-// waits for the device. Once per library it appends
+// waits for the device; there, when `seconds` is not null, it also stores the
+// time between CUDA events recorded on the default stream just before and
+// just after P_run's launches. Once per library it appends
 //
 //   extern "C" int fusec_bench_measure_copy(int64_t elements, int32_t repeat,
 //                                           double *seconds);
@@ -22,6 +24,7 @@
 //   void fusec_bench_device_free(void *pointer);
 //   int  fusec_bench_upload(void *device, const void *host, size_t bytes);
 //   int  fusec_bench_download(void *host, const void *device, size_t bytes);
+//   int  fusec_bench_device_name(char *name, size_t size);   // the GPU's name
 //
 // All return 0 on success.
 //
@@ -30,15 +33,14 @@
 #ifndef FUSEC_TOOLS_BENCH_CALLSHIM_H
 #define FUSEC_TOOLS_BENCH_CALLSHIM_H
 
+#include "CallShimNames.h"
+
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/Support/LogicalResult.h"
 
 #include <string>
 
 namespace fusec::bench {
-
-/// The shim's symbol for `program`.
-std::string callShimName(const std::string &program);
 
 enum class ShimTarget { Cpp, Cuda };
 

@@ -4,17 +4,19 @@
 
 #include "fusec/kernel_support.h"
 
-#include "llvm/Support/ErrorHandling.h"
-
 #include <cmath>
+#include <cstdio>
+#include <cstdlib>
 #include <cstring>
 
 namespace fusec::bench {
 
 void *allocateHugePageAligned(size_t bytes) {
   void *memory = allocate_host_buffer(bytes);
-  if (!memory)
-    llvm::report_bad_alloc_error("fusec-bench: out of memory for a field");
+  if (!memory) {
+    std::fprintf(stderr, "fusec-bench: out of memory for a field of %zu bytes\n", bytes);
+    std::abort();
+  }
   return memory;
 }
 

@@ -2,21 +2,10 @@
 
 #include "MemoryLimit.h"
 
+#include <algorithm>
 #include <vector>
 
 namespace fusec::bench {
-
-uint64_t compulsoryBytes(const ProgramSignature &program, const Grid &grid, int32_t nlev) {
-  uint64_t bytes = 0;
-  for (const Parameter &parameter : program.parameters) {
-    if (!parameter.isField)
-      continue;
-    FieldFormat format = parameter.format(grid, nlev);
-    uint64_t size = uint64_t(format.size()) * dtype_size(format.dtype);
-    bytes += parameter.intent == Parameter::Intent::InOut ? 2 * size : size;
-  }
-  return bytes;
-}
 
 Result<CopyBandwidth> measureCopyBandwidth(const SharedLibrary &library, unsigned repeat) {
   using MeasureFunction = int (*)(int64_t, int32_t, double *);

@@ -14,7 +14,7 @@
 #ifndef FUSEC_TOOLS_BENCH_MEMORYLIMIT_H
 #define FUSEC_TOOLS_BENCH_MEMORYLIMIT_H
 
-#include "NativeLibrary.h"
+#include "SharedLibrary.h"
 #include "ProgramSignature.h"
 #include "Timing.h"
 
@@ -26,9 +26,6 @@
 namespace fusec::bench {
 
 constexpr int64_t kCopyElements = int64_t(1) << 24;
-
-/// Bytes read and written at least once by one call of `program`.
-uint64_t compulsoryBytes(const ProgramSignature &program, const Grid &grid, int32_t nlev);
 
 struct CopyBandwidth {
   uint64_t bytesPerCopy = 0; // read + written

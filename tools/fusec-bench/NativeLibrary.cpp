@@ -13,7 +13,6 @@
 
 #include <algorithm>
 #include <chrono>
-#include <dlfcn.h>
 
 namespace fusec::bench {
 
@@ -79,35 +78,6 @@ Result<Compiler> Compiler::findCuda(const std::string &runtimeInclude, const std
                   runtimeInclude,
                   ".cu"};
 }
-
-Result<std::unique_ptr<SharedLibrary>> SharedLibrary::open(const std::string &path) {
-  // Two pipelines that emit the same code share a cached file, and dlopen
-  // would hand the second the first one's copy, program state included: load
-  // a private copy instead (the mapping outlives the removed file).
-  std::string loaded = path;
-  llvm::SmallString<128> copy;
-  if (void *already = dlopen(path.c_str(), RTLD_NOW | RTLD_NOLOAD)) {
-    dlclose(already);
-    if (std::error_code error = llvm::sys::fs::createTemporaryFile("fusec-bench", "so", copy))
-      return Status::failure("cannot create a copy of '" + path + "': " + error.message());
-    if (std::error_code error = llvm::sys::fs::copy_file(path, copy)) {
-      llvm::sys::fs::remove(copy);
-      return Status::failure("cannot copy '" + path + "': " + error.message());
-    }
-    loaded = copy.str().str();
-  }
-  // RTLD_LOCAL: every pipeline's library defines the same function names.
-  void *handle = dlopen(loaded.c_str(), RTLD_NOW | RTLD_LOCAL);
-  if (!copy.empty())
-    llvm::sys::fs::remove(copy);
-  if (!handle)
-    return Status::failure("cannot load '" + path + "': " + dlerror());
-  return std::unique_ptr<SharedLibrary>(new SharedLibrary(handle, path));
-}
-
-SharedLibrary::~SharedLibrary() { dlclose(handle_); }
-
-void *SharedLibrary::symbol(const std::string &name) const { return dlsym(handle_, name.c_str()); }
 
 /// The cache key: the source, the command, and every runtime header the source may include.
 static std::string cacheKey(const std::string &source, const Compiler &compiler) {

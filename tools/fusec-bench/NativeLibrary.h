@@ -20,6 +20,8 @@
 #ifndef FUSEC_TOOLS_BENCH_NATIVELIBRARY_H
 #define FUSEC_TOOLS_BENCH_NATIVELIBRARY_H
 
+#include "SharedLibrary.h"
+
 #include "fusec/status.h"
 
 #include <memory>
@@ -45,24 +47,6 @@ struct Compiler {
   /// `fma`, `-fmad=false`.
   static Result<Compiler> findCuda(const std::string &runtimeInclude, const std::string &arch,
                                    bool fma);
-};
-
-/// A loaded shared library; unloaded on destruction.
-class SharedLibrary {
-public:
-  static Result<std::unique_ptr<SharedLibrary>> open(const std::string &path);
-  ~SharedLibrary();
-  SharedLibrary(const SharedLibrary &) = delete;
-  SharedLibrary &operator=(const SharedLibrary &) = delete;
-
-  /// The address of `name`, or null.
-  void *symbol(const std::string &name) const;
-  const std::string &path() const { return path_; }
-
-private:
-  SharedLibrary(void *handle, std::string path) : handle_(handle), path_(std::move(path)) {}
-  void *handle_;
-  std::string path_;
 };
 
 struct BuiltLibrary {

@@ -2,73 +2,16 @@
 
 #include "ProgramRunner.h"
 
-#include "CallShim.h"
+#include "CallShimNames.h"
 
 #include <cstring>
 
 namespace fusec::bench {
 
-static FieldView::Element interpreterElement(DType dtype) {
-  switch (dtype) {
-  case DType::Float64:
-    return FieldView::Element::F64;
-  case DType::Float32:
-    return FieldView::Element::F32;
-  case DType::Int32:
-    return FieldView::Element::I32;
-  case DType::Bool:
-    return FieldView::Element::Bool;
-  }
-  return FieldView::Element::F64;
-}
-
-/// Copies the output fields of `from` into the buffers of `to` (same formats).
-static void copyOutputs(const std::vector<ArgumentValue> &from, std::vector<ArgumentValue> &to) {
+void copyOutputs(const std::vector<ArgumentValue> &from, std::vector<ArgumentValue> &to) {
   for (size_t i = 0; i < from.size(); ++i)
     if (from[i].isField && from[i].isOutput)
       std::memcpy(to[i].field.data(), from[i].field.data(), from[i].field.bytes().size());
-}
-
-Status InterpreterRunner::bind(std::vector<ArgumentValue> &arguments) {
-  this->arguments = &arguments;
-  bound.clear();
-  for (ArgumentValue &value : arguments) {
-    if (value.isField) {
-      FieldView view;
-      view.data = value.field.data();
-      view.element = interpreterElement(value.field.format().dtype);
-      view.size = value.field.size();
-      bound.push_back(Argument::of(view));
-      continue;
-    }
-    const ScalarArgument &scalar = value.scalar;
-    switch (scalar.type) {
-    case ScalarArgument::Type::F64:
-    case ScalarArgument::Type::F32:
-      bound.push_back(Argument::real(scalar.real));
-      break;
-    case ScalarArgument::Type::I32:
-    case ScalarArgument::Type::I64:
-      bound.push_back(Argument::integer(scalar.integer));
-      break;
-    case ScalarArgument::Type::Bool:
-      bound.push_back(Argument::boolean(scalar.boolean));
-      break;
-    }
-  }
-  return Status::success();
-}
-
-Status InterpreterRunner::run() {
-  std::string error;
-  if (mlir::failed(interpreter.run(program, bound, error)))
-    return Status::failure("the interpreter failed: " + error);
-  return Status::success();
-}
-
-Status InterpreterRunner::restoreOutputs(const std::vector<ArgumentValue> &initial) {
-  copyOutputs(initial, *arguments);
-  return Status::success();
 }
 
 Result<std::unique_ptr<NativeRunner>> NativeRunner::create(const SharedLibrary &library,
@@ -168,8 +111,10 @@ Status NativeRunner::bind(std::vector<ArgumentValue> &arguments) {
 }
 
 Status NativeRunner::run() {
-  if (int status = call(pointers.data()))
+  double seconds = -1.0;
+  if (int status = call(pointers.data(), &seconds))
     return failure(program + "_run", status);
+  deviceSeconds = seconds >= 0.0 ? std::optional<double>(seconds) : std::nullopt;
   return Status::success();
 }
 

@@ -1,6 +1,7 @@
 //===- ProgramRunner.h - running one program of one variant -------*- C++ -*-===//
 //
-// The same calls on the reference interpreter and on compiled code: bind the
+// The same calls on the reference interpreter (InterpreterRunner.h) and on
+// compiled code (NativeRunner, no MLIR: GPU bundles use it too): bind the
 // argument buffers once, then run as often as needed (the timed loop only
 // calls `run`). Compiled CUDA works on device copies of the bound buffers:
 // `fetchOutputs` brings the results back, `restoreOutputs` resets them.
@@ -11,9 +12,8 @@
 #define FUSEC_TOOLS_BENCH_PROGRAMRUNNER_H
 
 #include "HostField.h"
-#include "NativeLibrary.h"
+#include "SharedLibrary.h"
 
-#include "codegen/interpreter/Interpreter.h"
 #include "fusec/mesh.h"
 #include "fusec/status.h"
 
@@ -37,21 +37,8 @@ public:
   virtual Status restoreOutputs(const std::vector<ArgumentValue> &initial) = 0;
 };
 
-/// Runs `program` with the reference interpreter.
-class InterpreterRunner : public ProgramRunner {
-public:
-  InterpreterRunner(Interpreter &interpreter, std::string program)
-      : interpreter(interpreter), program(std::move(program)) {}
-  Status bind(std::vector<ArgumentValue> &arguments) override;
-  Status run() override;
-  Status restoreOutputs(const std::vector<ArgumentValue> &initial) override;
-
-private:
-  Interpreter &interpreter;
-  std::string program;
-  std::vector<ArgumentValue> *arguments = nullptr;
-  std::vector<Argument> bound;
-};
+/// Copies the output fields of `from` into those of `to` (same formats).
+void copyOutputs(const std::vector<ArgumentValue> &from, std::vector<ArgumentValue> &to);
 
 /// Runs `program` of a library compiled from emitted code (with call shims):
 /// set up on creation, freed on destruction. When the library has device
@@ -64,11 +51,14 @@ public:
   ~NativeRunner() override;
   Status bind(std::vector<ArgumentValue> &arguments) override;
   Status run() override;
+  /// The last run's device time between CUDA events around the program's
+  /// launches (the CUDA shim measures it); none on CPUs.
+  std::optional<double> lastDeviceSeconds() const { return deviceSeconds; }
   Status fetchOutputs() override;
   Status restoreOutputs(const std::vector<ArgumentValue> &initial) override;
 
 private:
-  using CallFunction = int (*)(void *const *);
+  using CallFunction = int (*)(void *const *, double *);
   using FreeFunction = void (*)();
   using ErrorFunction = const char *(*)(int);
   /// The CUDA shim's device memory functions.
@@ -100,6 +90,7 @@ private:
   std::vector<ScalarSlot> scalars;
   std::vector<void *> pointers;
   std::vector<void *> deviceFields; // per parameter: its device copy, or null
+  std::optional<double> deviceSeconds;
 };
 
 } // namespace fusec::bench

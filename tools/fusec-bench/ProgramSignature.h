@@ -2,7 +2,8 @@
 //
 // What fusec-bench needs to know about each parameter of a `stn.program`:
 // its source name, whether it is a field (and its shape and element type) or a
-// scalar (and its C type), and its intent. Only `describeProgram` touches MLIR.
+// scalar (and its C type), and its intent. Only `describeProgram`
+// (DescribeProgram.cpp) touches MLIR.
 //
 //===----------------------------------------------------------------------===//
 
@@ -14,6 +15,7 @@
 #include "fusec/grid.h"
 #include "fusec/status.h"
 
+#include <cstdint>
 #include <optional>
 #include <string>
 #include <vector>
@@ -54,6 +56,12 @@ struct ProgramSignature {
 
   const Parameter *find(const std::string &name) const;
 };
+
+/// Bytes read and written at least once by one call of `program` (the
+/// memory-bandwidth limit's traffic, MemoryLimit.h): each input field read
+/// once, each output written once, an inout field both; tables and scalars not
+/// counted.
+uint64_t compulsoryBytes(const ProgramSignature &program, const Grid &grid, int32_t nlev);
 
 /// The signature of `program` (a stn::ProgramOp). Fails on parameter types a
 /// host buffer cannot hold.

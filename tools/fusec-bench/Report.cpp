@@ -159,7 +159,9 @@ void printHeader(const BenchReport &report, llvm::raw_ostream &os) {
   os << "inputs " << run.inputs << " (seed " << run.seed << "), backend " << run.backend;
   if (run.backend == "cpp")
     os << " (" << run.threads << " OpenMP threads)";
-  if (run.backend == "cuda" || run.backend == "cuda-host")
+  if (run.timedWithFma)
+    os << " (verified built without FMA contraction, timed built with it)";
+  else if (run.backend == "cuda" || run.backend == "cuda-host")
     os << (run.fma ? " (FMA contraction on: rounding differs from the interpreter)"
                    : " (no FMA contraction: rounds like the interpreter)");
   os << ", ";
@@ -167,7 +169,11 @@ void printHeader(const BenchReport &report, llvm::raw_ostream &os) {
     os << run.warmup << " warm-up and " << run.repeat << " timed runs";
   else
     os << "not timed";
-  os << "; reference: interpreter on the unoptimised program\n";
+  os << "; reference: "
+     << (run.reference.empty() ? "interpreter on the unoptimised program" : run.reference)
+     << "\n";
+  if (!run.device.empty())
+    os << "device: " << run.device << "\n";
   if (report.copy)
     os << "copy kernel: " << formatNumber("%.3g", report.copy->bytesPerSecond() / 1e9)
        << " GB/s (best of " << report.copy->time.samples << " copies of "

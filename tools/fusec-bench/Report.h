@@ -71,6 +71,11 @@ struct RunDescription {
   uint64_t seed = 0;
   std::string backend;
   bool fma = false; // CUDA built with FMA contraction
+  /// A GPU bundle's results: verified built without FMA contraction, timed
+  /// built with it (and checked within looser tolerances).
+  bool timedWithFma = false;
+  std::string device;    // the GPU (or stand-in) that ran a bundle; empty: this machine
+  std::string reference; // what verified the variants; empty: the interpreter
   int threads = 1; // OpenMP threads of the compiled C++ variants
   unsigned repeat = 0, warmup = 0;
 };

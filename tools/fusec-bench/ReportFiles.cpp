@@ -102,6 +102,12 @@ Status writeJsonReport(const BenchReport &report, const std::string &path) {
       {"backend", run.backend}, {"threads", run.threads}, {"repeat", run.repeat},
       {"warmup", run.warmup},
   };
+  if (!run.device.empty())
+    description["device"] = run.device;
+  if (!run.reference.empty())
+    description["reference"] = run.reference;
+  if (run.timedWithFma)
+    description["timed_with_fma"] = true;
   if (report.copy)
     description["copy"] = llvm::json::Object{
         {"bytes_per_copy", static_cast<int64_t>(report.copy->bytesPerCopy)},
@@ -189,8 +195,14 @@ Status writeMarkdownReport(const BenchReport &report, const std::string &path) {
      << run.backend;
   if (run.backend == "cpp")
     os << " (" << run.threads << " OpenMP threads)";
+  if (!run.device.empty())
+    os << " on " << run.device;
   os << "; " << run.warmup << " warm-up and " << run.repeat
-     << " timed runs per variant, every variant verified against the reference interpreter.";
+     << " timed runs per variant, every variant verified against "
+     << (run.reference.empty() ? "the reference interpreter" : run.reference) << ".";
+  if (run.timedWithFma)
+    os << " Verified builds round like the interpreter (no FMA contraction); timed builds "
+          "contract a*b+c into FMAs, as nvcc does by default.";
   if (report.copy)
     os << " Copy kernel: " << formatNumber("%.3g", report.copy->bytesPerSecond() / 1e9)
        << " GB/s.";

@@ -4,7 +4,7 @@
 
 #include "CallShim.h"
 #include "InputsFileReader.h"
-#include "ProgramRunner.h"
+#include "InterpreterRunner.h"
 
 #include "codegen/CInterface.h"
 #include "codegen/Emitters.h"
@@ -240,7 +240,7 @@ bool BenchSession::makeInputSource() {
 }
 
 bool BenchSession::findCompiler() {
-  if (options.backend == Backend::Interpreter)
+  if (options.backend == Backend::Interpreter || options.emitOnly)
     return true;
   Result<Compiler> found =
       options.backend == Backend::Cuda ? Compiler::findCuda(options.runtimeInclude,
@@ -345,7 +345,12 @@ std::unique_ptr<Variant> BenchSession::compile(const std::string &name,
   if (mlir::failed(support) || mlir::failed(interface))
     return failed("describing the C interface failed");
   os << *support;
-  Result<BuiltLibrary> built = buildSharedLibrary(os.str(), *compiler, options.cacheDirectory);
+  variant->source = std::move(source);
+  variant->moduleName = interface->name;
+  if (options.emitOnly)
+    return variant;
+  Result<BuiltLibrary> built =
+      buildSharedLibrary(variant->source, *compiler, options.cacheDirectory);
   if (!built)
     return failed(built.error());
   if (announce)
@@ -355,7 +360,7 @@ std::unique_ptr<Variant> BenchSession::compile(const std::string &name,
                                         llvm::formatv("{0:f1}", built->compileSeconds).str() +
                                         " s"));
   variant->library = std::move(built->library);
-  variant->timers = GeneratedTimers::find(*variant->library, interface->name);
+  variant->timers = GeneratedTimers::find(*variant->library, variant->moduleName);
   return variant;
 }
 

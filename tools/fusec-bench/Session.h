@@ -41,6 +41,8 @@ struct Variant {
   mlir::OwningOpRef<mlir::ModuleOp> module;
   std::unique_ptr<SharedLibrary> library;   // compiled backends
   std::unique_ptr<Interpreter> interpreter; // interpreter backend
+  std::string source;     // compiled backends: the emitted code with the bench shims
+  std::string moduleName; // compiled backends: the emitted module's C name
   std::optional<GeneratedTimers> timers;    // the emitted code's timers, when it has them
   std::string error;                        // the variant failed to build
 };
@@ -73,7 +75,8 @@ public:
   /// The configuration of variant `name`: `config` is the --config file, any
   /// other name a pipeline for every program (`+` between passes).
   Result<PipelineConfig> configFor(const std::string &name) const;
-  /// Compiles `programs` (every selected one when empty) under `config`.
+  /// Compiles `programs` (every selected one when empty) under `config`; with
+  /// the options' `emitOnly`, only emits the variant's source.
   /// A failure is recorded in the variant's `error` and printed; with
   /// `announce`, so is the compile time.
   std::unique_ptr<Variant> compile(const std::string &name, const PipelineConfig &config,
@@ -97,6 +100,12 @@ public:
   /// Writes the --save-outputs manifest (when saving).
   Status finishSaving(const BenchReport &report);
 
+  /// The tolerances of `parameter`'s comparisons: the defaults of its type,
+  /// --rtol/--atol, then the inputs file's.
+  Tolerances tolerancesFor(const ProgramSignature &program, const Parameter &parameter) const;
+  /// The inputs file (empty without one).
+  const InputsFile &inputs() const { return inputsFile; }
+
 private:
   bool fail(const std::string &message);
   bool loadModule();
@@ -107,7 +116,6 @@ private:
   bool makeInputSource();
   bool findCompiler();
   bool compileOracle();
-  Tolerances tolerancesFor(const ProgramSignature &program, const Parameter &parameter) const;
   void saveArguments(const ProgramSignature &program, const std::string &subdirectory,
                      const std::vector<ArgumentValue> &values, bool outputsOnly);
 

@@ -5,12 +5,18 @@
 //     [--inputs random|realistic|DIR] [--seed S] [--repeat N] [--warmup W]
 //     [--json F] [--markdown F] [--compare-openacc F] [--autotune --write-config F] ...
 //
+// fusec-bench pack DIR FILE.stn [run's program, pipeline, grid and inputs options]
+//     [--large-grids r2b6,lam-r2b7:21.25] [--large-nlev 80]      (Pack.h)
+// fusec-bench report DIR/results/GRID.json [--markdown F] [--json F] (BundleResults.h)
+//
 // The command line only; the work is done by the FusecBench library (Bench.h).
 // docs/bench.md describes every option.
 //
 //===----------------------------------------------------------------------===//
 
 #include "Bench.h"
+#include "BundleResults.h"
+#include "Pack.h"
 
 #include "llvm/Support/CommandLine.h"
 #include "llvm/Support/FileSystem.h"
@@ -24,19 +30,30 @@ namespace {
 
 cl::SubCommand runCommand("run", "Compile programs with pipelines, run them on a grid, verify "
                                  "them against the reference interpreter and time them");
+cl::SubCommand packCommand(
+    "pack", "Write a GPU bundle: the emitted CUDA of every variant, the runtime, small-grid "
+            "inputs and interpreter outputs, and a CMake project that verifies and times them "
+            "with only CMake, nvcc and a C++ compiler (DIR/run.sh)");
+cl::SubCommand reportCommand("report",
+                             "Print the tables of a GPU bundle's results (DIR/results/GRID.json) "
+                             "as `run` does, and write them as Markdown or run's JSON");
 cl::OptionCategory category("fusec-bench run options");
+cl::OptionCategory reportCategory("fusec-bench report options");
+cl::opt<std::string> reportResults(cl::Positional, cl::Required, cl::desc("<results .json>"),
+                                   cl::sub(reportCommand), cl::cat(reportCategory));
+cl::OptionCategory packCategory("fusec-bench pack options");
 
 cl::opt<std::string> input(cl::Positional, cl::Required, cl::desc("<input .stn file>"),
                            cl::sub(runCommand), cl::cat(category));
 cl::opt<std::string> programs("programs",
                               cl::desc("Programs to run, comma-separated, or 'all' (default)"),
-                              cl::value_desc("P1,P2|all"), cl::init("all"), cl::sub(runCommand),
+                              cl::value_desc("P1,P2|all"), cl::init("all"), cl::sub(runCommand), cl::sub(packCommand),
                               cl::cat(category));
 cl::opt<std::string> pipelines(
     "pipelines",
     cl::desc("Pipeline variants, comma-separated: none, fuse-all, a pass (options in braces), "
              "passes joined by '+', or 'config' (the --config file); default none,fuse-all"),
-    cl::value_desc("list"), cl::init("none,fuse-all"), cl::sub(runCommand), cl::cat(category));
+    cl::value_desc("list"), cl::init("none,fuse-all"), cl::sub(runCommand), cl::sub(packCommand), cl::cat(category));
 cl::opt<fusec::bench::Backend> backend(
     "backend", cl::desc("What runs the variants (default cpp)"),
     cl::values(clEnumValN(fusec::bench::Backend::Cpp, "cpp",
@@ -54,21 +71,21 @@ cl::opt<fusec::bench::Backend> backend(
 cl::opt<std::string> grid("grid",
                           cl::desc("rNbK, lam-rNbK[:radius[@lat,lon]] or an ICON grid "
                                    "file (.nc); default r2b4"),
-                          cl::value_desc("grid"), cl::init("r2b4"), cl::sub(runCommand),
+                          cl::value_desc("grid"), cl::init("r2b4"), cl::sub(runCommand), cl::sub(packCommand),
                           cl::cat(category));
 cl::opt<int> nlev("nlev", cl::desc("Number of full levels (default: -D nlev, else 80)"),
-                  cl::value_desc("N"), cl::sub(runCommand), cl::cat(category));
+                  cl::value_desc("N"), cl::sub(runCommand), cl::sub(packCommand), cl::cat(category));
 cl::opt<std::string> inputs("inputs",
                             cl::desc("random (ICON4Py-style, seeded), realistic (computed "
                                      "coefficients, smooth fields) or a directory of .npy files"),
                             cl::value_desc("random|realistic|DIR"), cl::init("random"),
-                            cl::sub(runCommand), cl::cat(category));
+                            cl::sub(runCommand), cl::sub(packCommand), cl::cat(category));
 cl::opt<std::string> inputsFile(
     "inputs-file",
     cl::desc("How to call each program (default: FILE with .stn replaced by .inputs.yaml)"),
-    cl::value_desc("file"), cl::sub(runCommand), cl::cat(category));
+    cl::value_desc("file"), cl::sub(runCommand), cl::sub(packCommand), cl::cat(category));
 cl::opt<unsigned long long> seed("seed", cl::desc("Seed of random inputs (default 0)"),
-                                 cl::value_desc("S"), cl::init(0), cl::sub(runCommand),
+                                 cl::value_desc("S"), cl::init(0), cl::sub(runCommand), cl::sub(packCommand),
                                  cl::cat(category));
 cl::opt<unsigned> repeat("repeat", cl::desc("Timed runs per variant (default 10; 0: no timing)"),
                          cl::value_desc("N"), cl::init(10), cl::sub(runCommand), cl::cat(category));
@@ -77,33 +94,33 @@ cl::opt<unsigned> warmup("warmup", cl::desc("Untimed runs before the timed ones 
 cl::opt<std::string> config("config",
                             cl::desc("Per-program pipeline configuration (YAML): the variant "
                                      "'config', added to --pipelines if absent"),
-                            cl::value_desc("file"), cl::sub(runCommand), cl::cat(category));
+                            cl::value_desc("file"), cl::sub(runCommand), cl::sub(packCommand), cl::cat(category));
 cl::list<std::string> defines("D", cl::Prefix,
                               cl::desc("Fix a scalar parameter or nlev, or set a precision "
                                        "(-D vp=f32), as for fusec"),
-                              cl::value_desc("name=value"), cl::sub(runCommand), cl::cat(category));
+                              cl::value_desc("name=value"), cl::sub(runCommand), cl::sub(packCommand), cl::cat(category));
 cl::list<std::string> includeDirs("I", cl::Prefix,
                                   cl::desc("Directory searched for imported .stn files"),
-                                  cl::value_desc("dir"), cl::sub(runCommand), cl::cat(category));
+                                  cl::value_desc("dir"), cl::sub(runCommand), cl::sub(packCommand), cl::cat(category));
 cl::opt<std::string> saveOutputs("save-outputs",
                                  cl::desc("Write every input and output as .npy files here"),
                                  cl::value_desc("dir"), cl::sub(runCommand), cl::cat(category));
 cl::opt<std::string> json("json", cl::desc("Write the results as JSON (GT4Py metrics layout)"),
-                          cl::value_desc("file"), cl::sub(runCommand), cl::cat(category));
+                          cl::value_desc("file"), cl::sub(runCommand), cl::sub(reportCommand), cl::cat(category));
 cl::opt<double> relativeTolerance("rtol",
                                   cl::desc("Relative tolerance of floating-point outputs (default "
                                            "1e-12 for f64, 1e-5 for f32)"),
-                                  cl::sub(runCommand), cl::cat(category));
+                                  cl::sub(runCommand), cl::sub(packCommand), cl::cat(category));
 cl::opt<double> absoluteTolerance("atol",
                                   cl::desc("Absolute tolerance of floating-point outputs (default "
                                            "1e-15 for f64, 1e-6 for f32)"),
-                                  cl::sub(runCommand), cl::cat(category));
+                                  cl::sub(runCommand), cl::sub(packCommand), cl::cat(category));
 cl::opt<std::string> cacheDir("cache-dir",
                               cl::desc("Where compiled libraries are kept (default: "
                                        "$FUSEC_BENCH_CACHE, else bench-cache next to bin/)"),
                               cl::value_desc("dir"), cl::sub(runCommand), cl::cat(category));
 
-cl::opt<bool> fma("fma",
+cl::opt<bool> fmaContraction("fma",
                   cl::desc("Compile CUDA with FMA contraction (nvcc's default; faster, but results "
                            "differ from the interpreter by rounding: verify with a tolerance). "
                            "Default off: -fmad=false, exact verification"),
@@ -113,7 +130,7 @@ cl::opt<std::string> cudaArch("cuda-arch",
                               cl::value_desc("sm_XY"), cl::init("sm_80"), cl::sub(runCommand),
                               cl::cat(category));
 cl::opt<std::string> markdown("markdown", cl::desc("Write the comparison tables as Markdown"),
-                              cl::value_desc("file"), cl::sub(runCommand), cl::cat(category));
+                              cl::value_desc("file"), cl::sub(runCommand), cl::sub(reportCommand), cl::cat(category));
 cl::opt<std::string> compareOpenAcc(
     "compare-openacc",
     cl::desc("ICON OpenACC timers to compare with (bencher JSON: latency_total, num_calls)"),
@@ -122,7 +139,7 @@ cl::opt<std::string> stepProgram(
     "step",
     cl::desc("The program that is one whole step, for the step's total from its programs "
              "(default diffusion_step)"),
-    cl::value_desc("program"), cl::init("diffusion_step"), cl::sub(runCommand),
+    cl::value_desc("program"), cl::init("diffusion_step"), cl::sub(runCommand), cl::sub(packCommand),
     cl::cat(category));
 cl::opt<bool> autotune("autotune",
                        cl::desc("Search per program for the fastest pipeline, recomputation, "
@@ -138,6 +155,25 @@ cl::opt<double> minimumGain("min-gain",
                             cl::value_desc("fraction"), cl::init(0.05), cl::sub(runCommand),
                             cl::cat(category));
 
+cl::opt<std::string> packDirectory(cl::Positional, cl::Required, cl::desc("<bundle directory>"),
+                                   cl::sub(packCommand), cl::cat(packCategory));
+cl::opt<std::string> packInput(cl::Positional, cl::Required, cl::desc("<input .stn file>"),
+                               cl::sub(packCommand), cl::cat(packCategory));
+cl::opt<std::string> largeGrids(
+    "large-grids",
+    cl::desc("Grids the bundle generates and runs on the GPU machine, comma-separated (default "
+             "r2b6 and lam-r2b7:21.25, the size of ICON's regional benchmark grid)"),
+    cl::value_desc("list"), cl::init("r2b6,lam-r2b7:21.25"), cl::sub(packCommand),
+    cl::cat(packCategory));
+cl::opt<int> largeNlev("large-nlev", cl::desc("Levels of the large grids (default 80)"),
+                       cl::value_desc("N"), cl::init(80), cl::sub(packCommand),
+                       cl::cat(packCategory));
+
+/// What `pack` verifies against the interpreter by default: small enough to
+/// pack every diffusion program's inputs and outputs well under 64 MiB.
+constexpr const char *kPackGrid = "lam-r2b3";
+constexpr int kPackLevels = 10;
+
 /// $FUSEC_BENCH_CACHE, else <directory of the executable>/../bench-cache.
 std::string defaultCacheDirectory(const char *argv0) {
   if (std::optional<std::string> fromEnvironment = sys::Process::GetEnv("FUSEC_BENCH_CACHE"))
@@ -151,23 +187,10 @@ std::string defaultCacheDirectory(const char *argv0) {
 
 } // namespace
 
-int main(int argc, char **argv) {
-  InitLLVM init(argc, argv);
-  cl::HideUnrelatedOptions(category);
-  cl::ParseCommandLineOptions(argc, argv,
-                              "fusec-bench: runs, verifies and times stencil "
-                              "programs compiled by fusec\n");
-  if (!runCommand) {
-    errs() << "fusec-bench: error: expected a command: fusec-bench run FILE.stn [options] "
-              "(see fusec-bench run --help)\n";
-    return 1;
-  }
-
-  fusec::bench::BenchOptions options;
-  options.inputPath = input;
+/// The options `run` and `pack` share.
+void setCommonOptions(fusec::bench::BenchOptions &options) {
   options.programs = fusec::bench::splitList(programs);
   options.pipelines = fusec::bench::splitList(pipelines);
-  options.backend = backend;
   options.grid = grid;
   if (nlev.getNumOccurrences())
     options.nlev = nlev;
@@ -175,8 +198,6 @@ int main(int argc, char **argv) {
   if (inputsFile.getNumOccurrences())
     options.inputsFile = inputsFile;
   options.seed = seed;
-  options.repeat = repeat;
-  options.warmup = warmup;
   if (config.getNumOccurrences()) {
     options.configPath = config;
     if (!llvm::is_contained(options.pipelines, "config"))
@@ -184,24 +205,73 @@ int main(int argc, char **argv) {
   }
   options.defines.assign(defines.begin(), defines.end());
   options.includeDirs.assign(includeDirs.begin(), includeDirs.end());
-  if (saveOutputs.getNumOccurrences())
-    options.saveOutputs = saveOutputs;
-  if (json.getNumOccurrences())
-    options.jsonPath = json;
   if (relativeTolerance.getNumOccurrences())
     options.rtol = relativeTolerance;
   if (absoluteTolerance.getNumOccurrences())
     options.atol = absoluteTolerance;
+  options.runtimeInclude = FUSEC_RUNTIME_INCLUDE_DIR;
+  options.stepProgram = stepProgram;
+}
+
+int runPackCommand(int argc, char **argv) {
+  fusec::bench::PackOptions options;
+  options.bench.inputPath = packInput;
+  setCommonOptions(options.bench);
+  if (!grid.getNumOccurrences())
+    options.bench.grid = kPackGrid;
+  if (!nlev.getNumOccurrences())
+    options.bench.nlev = kPackLevels;
+  options.directory = packDirectory;
+  options.largeGrids = fusec::bench::splitList(largeGrids);
+  options.largeNlev = largeNlev;
+  options.sourceRoot = FUSEC_SOURCE_DIR;
+  for (int i = 0; i < argc; ++i)
+    options.commandLine += (i ? " " : "") + std::string(i ? argv[i] : "fusec-bench");
+  return fusec::bench::runPack(options, outs(), errs());
+}
+
+int main(int argc, char **argv) {
+  InitLLVM init(argc, argv);
+  cl::HideUnrelatedOptions({&category, &packCategory, &reportCategory});
+  cl::ParseCommandLineOptions(argc, argv,
+                              "fusec-bench: runs, verifies and times stencil "
+                              "programs compiled by fusec\n");
+  if (packCommand)
+    return runPackCommand(argc, argv);
+  if (reportCommand) {
+    fusec::bench::ReportOptions options;
+    options.results = reportResults;
+    if (markdown.getNumOccurrences())
+      options.markdownPath = markdown;
+    if (json.getNumOccurrences())
+      options.jsonPath = json;
+    return fusec::bench::runReport(options, outs(), errs());
+  }
+  if (!runCommand) {
+    errs() << "fusec-bench: error: expected a command: fusec-bench run FILE.stn [options], "
+              "fusec-bench pack DIR FILE.stn [options] or fusec-bench report RESULTS.json "
+              "(see fusec-bench run --help)\n";
+    return 1;
+  }
+
+  fusec::bench::BenchOptions options;
+  options.inputPath = input;
+  setCommonOptions(options);
+  options.backend = backend;
+  options.repeat = repeat;
+  options.warmup = warmup;
+  if (saveOutputs.getNumOccurrences())
+    options.saveOutputs = saveOutputs;
+  if (json.getNumOccurrences())
+    options.jsonPath = json;
   options.cacheDirectory =
       cacheDir.getNumOccurrences() ? std::string(cacheDir) : defaultCacheDirectory(argv[0]);
-  options.runtimeInclude = FUSEC_RUNTIME_INCLUDE_DIR;
   options.cudaArch = cudaArch;
-  options.fma = fma;
+  options.fma = fmaContraction;
   if (markdown.getNumOccurrences())
     options.markdownPath = markdown;
   if (compareOpenAcc.getNumOccurrences())
     options.openaccPath = compareOpenAcc;
-  options.stepProgram = stepProgram;
   options.autotune = autotune;
   if (writeConfig.getNumOccurrences())
     options.writeConfig = writeConfig;

@@ -398,4 +398,20 @@ inline cudaError_t cudaEventDestroy(cudaEvent_t event) {
   return cudaSuccess;
 }
 
+/// The device's description: only its name, which says that no GPU ran the code.
+struct cudaDeviceProp {
+  char name[256];
+};
+inline cudaError_t cudaGetDevice(int *device) {
+  *device = 0;
+  return cudaSuccess;
+}
+inline cudaError_t cudaGetDeviceProperties(cudaDeviceProp *properties, int device) {
+  if (device != 0)
+    return fusec::cuda_host::fail(cudaErrorInvalidValue);
+  std::snprintf(properties->name, sizeof properties->name, "%s",
+                "the host CPU (fusec/cuda_host stand-in, no GPU)");
+  return cudaSuccess;
+}
+
 #endif /* FUSEC_CUDA_HOST_CUDA_RUNTIME_H */
