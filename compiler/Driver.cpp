@@ -35,6 +35,12 @@ std::optional<EmitKind> fusec::inferEmitKind(llvm::StringRef outputPath) {
       .Default(std::nullopt);
 }
 
+ConfigTarget fusec::configTargetOf(EmitKind emit) {
+  // Only C++ output is for the cpp target. MLIR shows what the default target (CUDA) is
+  // compiled from; the header and the Fortran module do not depend on the choices.
+  return emit == EmitKind::Cpp ? ConfigTarget::Cpp : ConfigTarget::Cuda;
+}
+
 /// Writes `text` to `path` through a temporary file in the same directory,
 /// renamed into place, so that a failed run never leaves a partial file.
 static bool writeOutput(llvm::StringRef path, llvm::StringRef text, llvm::raw_ostream &errs) {
@@ -104,9 +110,13 @@ int fusec::compile(const CompileOptions &options, llvm::raw_ostream &errs) {
   bool lower = *emit != EmitKind::Mlir && *emit != EmitKind::MlirFrontend;
   std::string error;
   PipelineConfig config;
-  if (!options.configPath.empty() && !loadPipelineConfig(options.configPath, config, error)) {
-    errs << error << "\n"; // already `file:line:col: error: message`
-    return 1;
+  if (!options.configPath.empty()) {
+    PipelineConfig file;
+    if (!loadPipelineConfig(options.configPath, file, error)) {
+      errs << error << "\n"; // already `file:line:col: error: message`
+      return 1;
+    }
+    config = file.forTarget(configTargetOf(*emit));
   }
   if (options.pipeline)
     config.defaultPipeline = *options.pipeline;

@@ -10,6 +10,8 @@
 #ifndef FUSEC_COMPILER_DRIVER_H
 #define FUSEC_COMPILER_DRIVER_H
 
+#include "passes/PipelineConfig.h"
+
 #include "llvm/ADT/StringRef.h"
 #include "llvm/Support/raw_ostream.h"
 
@@ -32,6 +34,10 @@ enum class EmitKind {
 /// The kind an output file's extension implies (`.mlir .cu .cpp .cc .h .f90`).
 std::optional<EmitKind> inferEmitKind(llvm::StringRef outputPath);
 
+/// The `targets:` section of a --config file that applies to `emit`: `cpp` for
+/// C++ output, `cuda` for everything else.
+ConfigTarget configTargetOf(EmitKind emit);
+
 struct CompileOptions {
   std::string inputPath;
   /// `-` for standard output.
@@ -42,7 +48,8 @@ struct CompileOptions {
   /// when absent (or the configuration's default).
   std::optional<std::string> pipeline;
   /// A YAML pipeline configuration (passes/PipelineConfig.h): the pipeline of
-  /// each program and options of stencils. `pipeline` replaces its default.
+  /// each program and options of stencils, resolved for the emit kind's target
+  /// (`configTargetOf`). `pipeline` replaces its default.
   std::string configPath;
   /// `name=value` strings from -D.
   std::vector<std::string> defines;

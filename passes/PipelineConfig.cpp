@@ -5,6 +5,8 @@
 
 #include <yaml-cpp/yaml.h>
 
+#include <algorithm>
+#include <iterator>
 #include <set>
 
 namespace fusec {
@@ -85,35 +87,138 @@ StencilChoice parseStencil(const std::string &name, const YAML::Node &node) {
   return choice;
 }
 
+void parsePrograms(const YAML::Node &programs, std::map<std::string, ProgramChoice> &into) {
+  if (!programs.IsMap())
+    fail(programs, "programs must be a mapping from program names");
+  for (const auto &entry : programs)
+    into[entry.first.as<std::string>()] = parseProgram(entry.first.as<std::string>(), entry.second);
+}
+
+void parseStencils(const YAML::Node &stencils, std::map<std::string, StencilChoice> &into) {
+  if (!stencils.IsMap())
+    fail(stencils, "stencils must be a mapping from stencil names");
+  for (const auto &entry : stencils)
+    into[entry.first.as<std::string>()] = parseStencil(entry.first.as<std::string>(), entry.second);
+}
+
+constexpr ConfigTarget kTargets[] = {ConfigTarget::Cpp, ConfigTarget::Cuda};
+
+TargetChoices parseTarget(const std::string &name, const YAML::Node &node) {
+  TargetChoices section;
+  // `cuda:` with nothing under it (everything commented out) is an empty section, as an
+  // empty file is an empty configuration.
+  if (node.IsNull())
+    return section;
+  checkKeys(node, {"default", "programs", "stencils"}, "target '" + name + "'");
+  if (const YAML::Node pipeline = node["default"])
+    section.defaultPipeline = requireString(pipeline, "the default of target '" + name + "'");
+  if (const YAML::Node programs = node["programs"])
+    parsePrograms(programs, section.programs);
+  if (const YAML::Node stencils = node["stencils"])
+    parseStencils(stencils, section.stencils);
+  return section;
+}
+
+void parseTargets(const YAML::Node &targets, std::map<ConfigTarget, TargetChoices> &into) {
+  if (!targets.IsMap())
+    fail(targets, "targets must be a mapping from target names (cpp, cuda)");
+  for (const auto &entry : targets) {
+    std::string name = entry.first.as<std::string>();
+    const ConfigTarget *target =
+        std::find_if(std::begin(kTargets), std::end(kTargets),
+                     [&](ConfigTarget t) { return name == configTargetName(t); });
+    if (target == std::end(kTargets))
+      fail(entry.first, "unknown target '" + name + "' in targets (valid targets: cpp, cuda)");
+    into[*target] = parseTarget(name, entry.second);
+  }
+}
+
 PipelineConfig parseDocument(const YAML::Node &root) {
   PipelineConfig config;
   if (root.IsNull())
     return config;
-  checkKeys(root, {"default", "programs", "stencils"}, "the configuration");
+  checkKeys(root, {"default", "programs", "stencils", "targets"}, "the configuration");
   if (const YAML::Node pipeline = root["default"])
     config.defaultPipeline = requireString(pipeline, "default");
-  if (const YAML::Node programs = root["programs"]) {
-    if (!programs.IsMap())
-      fail(programs, "programs must be a mapping from program names");
-    for (const auto &entry : programs)
-      config.programs[entry.first.as<std::string>()] =
-          parseProgram(entry.first.as<std::string>(), entry.second);
-  }
-  if (const YAML::Node stencils = root["stencils"]) {
-    if (!stencils.IsMap())
-      fail(stencils, "stencils must be a mapping from stencil names");
-    for (const auto &entry : stencils)
-      config.stencils[entry.first.as<std::string>()] =
-          parseStencil(entry.first.as<std::string>(), entry.second);
-  }
+  if (const YAML::Node programs = root["programs"])
+    parsePrograms(programs, config.programs);
+  if (const YAML::Node stencils = root["stencils"])
+    parseStencils(stencils, config.stencils);
+  if (const YAML::Node targets = root["targets"])
+    parseTargets(targets, config.targets);
   return config;
+}
+
+void printPrograms(YAML::Emitter &out, const std::map<std::string, ProgramChoice> &programs) {
+  if (programs.empty())
+    return;
+  out << YAML::Key << "programs" << YAML::Value << YAML::BeginMap;
+  for (const auto &[name, choice] : programs)
+    out << YAML::Key << name << YAML::Value << YAML::BeginMap << YAML::Key << "pipeline"
+        << YAML::Value << choice.pipeline << YAML::Key << "reason" << YAML::Value
+        << choice.reason << YAML::EndMap;
+  out << YAML::EndMap;
+}
+
+void printStencils(YAML::Emitter &out, const std::map<std::string, StencilChoice> &stencils) {
+  if (stencils.empty())
+    return;
+  out << YAML::Key << "stencils" << YAML::Value << YAML::BeginMap;
+  for (const auto &[name, choice] : stencils) {
+    out << YAML::Key << name << YAML::Value << YAML::BeginMap;
+    if (choice.kblock)
+      out << YAML::Key << "kblock" << YAML::Value << *choice.kblock;
+    if (choice.recompute)
+      out << YAML::Key << "recompute" << YAML::Value << *choice.recompute;
+    if (choice.hblock)
+      out << YAML::Key << "hblock" << YAML::Value << *choice.hblock;
+    out << YAML::Key << "reason" << YAML::Value << choice.reason << YAML::EndMap;
+  }
+  out << YAML::EndMap;
 }
 
 } // namespace
 
+const char *configTargetName(ConfigTarget target) {
+  switch (target) {
+  case ConfigTarget::Cpp: return "cpp";
+  case ConfigTarget::Cuda: return "cuda";
+  }
+  return "";
+}
+
 const std::string &PipelineConfig::pipelineFor(const std::string &program) const {
   auto found = programs.find(program);
   return found == programs.end() ? defaultPipeline : found->second.pipeline;
+}
+
+PipelineConfig PipelineConfig::topLevel() const {
+  PipelineConfig flat = *this;
+  flat.targets.clear();
+  return flat;
+}
+
+PipelineConfig PipelineConfig::forTarget(ConfigTarget target) const {
+  PipelineConfig flat = topLevel();
+  auto section = targets.find(target);
+  if (section == targets.end())
+    return flat;
+  const TargetChoices &choices = section->second;
+  if (choices.defaultPipeline)
+    flat.defaultPipeline = *choices.defaultPipeline;
+  for (const auto &[name, choice] : choices.programs)
+    flat.programs[name] = choice; // the pipeline is a program's only choice
+  for (const auto &[name, choice] : choices.stencils) {
+    StencilChoice &merged = flat.stencils[name];
+    if (choice.kblock)
+      merged.kblock = choice.kblock;
+    if (choice.recompute)
+      merged.recompute = choice.recompute;
+    if (choice.hblock)
+      merged.hblock = choice.hblock;
+    merged.reason = choice.reason;
+  }
+  return flat;
 }
 
 bool parsePipelineConfig(const std::string &text, const std::string &path,
@@ -142,25 +247,24 @@ std::string printPipelineConfig(const PipelineConfig &config, const std::string 
   YAML::Emitter out;
   out << YAML::Comment(header) << YAML::BeginMap;
   out << YAML::Key << "default" << YAML::Value << config.defaultPipeline;
-  if (!config.programs.empty()) {
-    out << YAML::Key << "programs" << YAML::Value << YAML::BeginMap;
-    for (const auto &[name, choice] : config.programs)
-      out << YAML::Key << name << YAML::Value << YAML::BeginMap << YAML::Key << "pipeline"
-          << YAML::Value << choice.pipeline << YAML::Key << "reason" << YAML::Value
-          << choice.reason << YAML::EndMap;
-    out << YAML::EndMap;
-  }
-  if (!config.stencils.empty()) {
-    out << YAML::Key << "stencils" << YAML::Value << YAML::BeginMap;
-    for (const auto &[name, choice] : config.stencils) {
-      out << YAML::Key << name << YAML::Value << YAML::BeginMap;
-      if (choice.kblock)
-        out << YAML::Key << "kblock" << YAML::Value << *choice.kblock;
-      if (choice.recompute)
-        out << YAML::Key << "recompute" << YAML::Value << *choice.recompute;
-      if (choice.hblock)
-        out << YAML::Key << "hblock" << YAML::Value << *choice.hblock;
-      out << YAML::Key << "reason" << YAML::Value << choice.reason << YAML::EndMap;
+  printPrograms(out, config.programs);
+  printStencils(out, config.stencils);
+  if (!config.targets.empty()) {
+    out << YAML::Key << "targets" << YAML::Value << YAML::BeginMap;
+    for (const auto &[target, section] : config.targets) {
+      // An empty section still says that the target was considered (e.g. tuned with no
+      // change kept); it reads back as an empty section.
+      out << YAML::Key << configTargetName(target) << YAML::Value;
+      if (!section.defaultPipeline && section.programs.empty() && section.stencils.empty()) {
+        out << YAML::Flow << YAML::BeginMap << YAML::EndMap;
+        continue;
+      }
+      out << YAML::BeginMap;
+      if (section.defaultPipeline)
+        out << YAML::Key << "default" << YAML::Value << *section.defaultPipeline;
+      printPrograms(out, section.programs);
+      printStencils(out, section.stencils);
+      out << YAML::EndMap;
     }
     out << YAML::EndMap;
   }

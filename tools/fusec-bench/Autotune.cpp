@@ -12,6 +12,7 @@
 #include "mlir/IR/SymbolTable.h"
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/FileSystem.h"
+#include "llvm/Support/Path.h"
 #include "llvm/Support/Process.h"
 
 #include <cstring>
@@ -27,10 +28,15 @@ std::string fuseAllWith(const std::string &mapFusionOptions, bool mergeVertical)
          ",stn-remove-redundant-arrays,canonicalize,cse";
 }
 
-const std::vector<std::string> &pipelineCandidates() {
-  static const std::vector<std::string> candidates{
-      "none", fuseAllWith("{bytes-weight=2}", true), fuseAllWith("{bytes-weight=32}", true),
-      fuseAllWith("", false)};
+/// The pipelines tried on a program that starts with `start`: fuse-all (for a program
+/// whose top-level entry picked another one), none and fuse-all's variants.
+std::vector<std::string> pipelineCandidates(const std::string &start) {
+  std::vector<std::string> candidates;
+  for (std::string pipeline :
+       {std::string("fuse-all"), std::string("none"), fuseAllWith("{bytes-weight=2}", true),
+        fuseAllWith("{bytes-weight=32}", true), fuseAllWith("", false)})
+    if (pipeline != start)
+      candidates.push_back(pipeline);
   return candidates;
 }
 
@@ -51,7 +57,7 @@ struct Change {
 /// What the search chose for one program.
 struct ProgramTuning {
   std::string program;
-  std::optional<std::string> pipeline;             // when not the default
+  std::optional<std::string> pipeline;             // when not the start's
   std::map<std::string, StencilChoice> stencils;   // of the stencils it owns
   std::vector<Change> pipelineChanges;             // what justifies `pipeline`
   std::map<std::string, std::vector<Change>> stencilChanges;
@@ -89,13 +95,20 @@ private:
     progress.note("fusec-bench: error: " + message);
     return false;
   }
-  /// The configuration: the default pipeline plus every program's choices so far.
+  /// Reads an existing --write-config file, whose top level is where the search starts.
+  bool readWrittenFile();
+  /// What the search starts from and compares with: `fuse-all`, or the top level of the
+  /// --write-config file when that makes choices.
+  std::string baselineName() const;
+  /// Every program's choices so far, as a target section (with reasons when `explained`).
+  TargetChoices tunedChoices(bool explained) const;
+  /// The configuration measured: the baseline overlaid by the choices so far.
   PipelineConfig configuration() const;
   /// Median of `program` compiled alone under `config`; none when it fails to verify.
   std::optional<double> evaluate(const PipelineConfig &config, const PreparedProgram &program,
                                  const std::string &what);
   void tune(const ProgramSignature &program);
-  /// Times every program under fuse-all and under the configuration.
+  /// Times every program under the baseline and under the configuration.
   bool confirm();
   std::string reasonFor(const ProgramTuning &tuning, const std::vector<Change> &changes) const;
   bool writeConfiguration();
@@ -105,20 +118,59 @@ private:
   llvm::raw_ostream &out;
   Progress progress;
   BenchSession session;
+  /// The --write-config file as it was (empty when it did not exist); the search starts
+  /// from its top level and replaces only this backend's section.
+  PipelineConfig written;
+  PipelineConfig baseline;
+  ConfigTarget target = ConfigTarget::Cpp; // this backend's section, set by run()
   std::vector<ProgramTuning> tunings;
   std::map<std::string, std::string> owners; // stencil -> the program that tunes it
   unsigned candidate = 0;
 };
 
-PipelineConfig Autotuner::configuration() const {
-  PipelineConfig config;
+bool Autotuner::readWrittenFile() {
+  if (!options.writeConfig || !llvm::sys::fs::exists(*options.writeConfig))
+    return true;
+  // A file that does not read would be lost when rewritten: stop before the search.
+  std::string error;
+  if (!loadPipelineConfig(*options.writeConfig, written, error)) {
+    progress.note(error); // already `file:line:col: error: message`
+    progress.note("fusec-bench: note: --write-config keeps the rest of an existing file, so "
+                  "it must read");
+    return false;
+  }
+  baseline = written.topLevel();
+  return true;
+}
+
+std::string Autotuner::baselineName() const {
+  if (baseline.defaultPipeline == "fuse-all" && baseline.programs.empty() &&
+      baseline.stencils.empty())
+    return "fuse-all";
+  return "the top level of " + llvm::sys::path::filename(*options.writeConfig).str();
+}
+
+TargetChoices Autotuner::tunedChoices(bool explained) const {
+  TargetChoices choices;
   for (const ProgramTuning &tuning : tunings) {
     if (tuning.pipeline)
-      config.programs[tuning.program] = {*tuning.pipeline, "autotuned"};
-    for (const auto &[stencil, choice] : tuning.stencils)
-      config.stencils[stencil] = choice;
+      choices.programs[tuning.program] = {
+          *tuning.pipeline, explained ? reasonFor(tuning, tuning.pipelineChanges) : "autotuned"};
+    for (const auto &[stencil, choice] : tuning.stencils) {
+      StencilChoice &entry = choices.stencils[stencil] = choice;
+      entry.reason =
+          explained ? reasonFor(tuning, tuning.stencilChanges.at(stencil)) : "autotuned";
+    }
   }
-  return config;
+  return choices;
+}
+
+PipelineConfig Autotuner::configuration() const {
+  // The same overlay as `fusec --config` applies to the written file, so what is measured
+  // is what the file will give this target.
+  PipelineConfig config = baseline;
+  config.targets[target] = tunedChoices(/*explained=*/false);
+  return config.forTarget(target);
 }
 
 std::optional<double> Autotuner::evaluate(const PipelineConfig &config,
@@ -152,7 +204,11 @@ void Autotuner::tune(const ProgramSignature &signature) {
       if (llvm::is_contained(nested, stencil))
         producers.push_back(stencil);
     }
-  progress.expect(static_cast<unsigned>(2 + pipelineCandidates().size() + producers.size() +
+  const std::string &startPipeline = baseline.pipelineFor(name);
+  std::vector<std::string> pipelines;
+  for (const std::string &pipeline : pipelineCandidates(startPipeline))
+    pipelines.push_back("pipeline " + pipeline);
+  progress.expect(static_cast<unsigned>(2 + pipelines.size() + producers.size() +
                                         (own.empty() ? 0 : std::size(kKblocks) + std::size(kHblocks))));
   progress.advance(name + ": inputs and reference");
   Result<PreparedProgram> prepared = session.prepare(signature);
@@ -162,9 +218,10 @@ void Autotuner::tune(const ProgramSignature &signature) {
   }
 
   tunings.push_back({name});
-  std::optional<double> best = evaluate(configuration(), *prepared, "start (fuse-all)");
+  std::optional<double> best =
+      evaluate(configuration(), *prepared, "start (" + baselineName() + ")");
   if (!best) {
-    fail(name + ": the default pipeline does not verify; not tuned");
+    fail(name + ": the start (" + baselineName() + ") does not verify; not tuned");
     return;
   }
   // Tries `change` on the current choices; keeps it when it gains enough. Returns what
@@ -193,14 +250,11 @@ void Autotuner::tune(const ProgramSignature &signature) {
     return Change{*kept, start, *best};
   };
 
-  std::vector<std::string> pipelines;
-  for (const std::string &pipeline : pipelineCandidates())
-    pipelines.push_back("pipeline " + pipeline);
   if (std::optional<Change> change = stage(pipelines, [&](ProgramTuning &t, const std::string &n) {
         t.pipeline = n.substr(std::strlen("pipeline "));
       }))
     tunings.back().pipelineChanges.push_back(*change);
-  if (tunings.back().pipeline.value_or("fuse-all") != "none")
+  if (tunings.back().pipeline.value_or(startPipeline) != "none")
     for (const std::string &stencil : producers)
       if (std::optional<Change> change =
               stage({"recompute false on " + stencil},
@@ -229,9 +283,7 @@ void Autotuner::tune(const ProgramSignature &signature) {
 }
 
 bool Autotuner::confirm() {
-  PipelineConfig baseline;
-  std::unique_ptr<Variant> base =
-      session.compile(baseline.defaultPipeline, baseline, {}, /*announce=*/false);
+  std::unique_ptr<Variant> base = session.compile("baseline", baseline, {}, /*announce=*/false);
   std::unique_ptr<Variant> tuned =
       session.compile("autotuned", configuration(), {}, /*announce=*/false);
   if (!base->error.empty() || !tuned->error.empty())
@@ -271,28 +323,20 @@ std::string Autotuner::reasonFor(const ProgramTuning &tuning,
     steps.push_back(change.describe());
   return "fusec-bench --autotune (" + where + "), " + tuning.program + ": " +
          llvm::join(steps, ", ") + "; all its choices " +
-         formatNumber("%.2fx", tuning.confirmedGain()) + " faster than fuse-all (confirmed " +
-         formatSeconds(*tuning.confirmedBaseline) + " -> " + formatSeconds(*tuning.confirmedTuned) +
-         ")";
+         formatNumber("%.2fx", tuning.confirmedGain()) + " faster than " + baselineName() +
+         " (confirmed " + formatSeconds(*tuning.confirmedBaseline) + " -> " +
+         formatSeconds(*tuning.confirmedTuned) + ")";
 }
 
 bool Autotuner::writeConfiguration() {
-  PipelineConfig config;
-  for (const ProgramTuning &tuning : tunings) {
-    if (tuning.pipeline)
-      config.programs[tuning.program] = {*tuning.pipeline,
-                                         reasonFor(tuning, tuning.pipelineChanges)};
-    for (const auto &[stencil, choice] : tuning.stencils) {
-      StencilChoice written = choice;
-      written.reason = reasonFor(tuning, tuning.stencilChanges.at(stencil));
-      config.stencils[stencil] = written;
-    }
-  }
+  PipelineConfig file = written;
+  file.targets[target] = tunedChoices(/*explained=*/true);
   RunDescription run = session.describe();
   std::string text = printPipelineConfig(
-      config, "Written by fusec-bench --autotune on " + run.grid + " with " +
-                  std::to_string(run.nlev) + " levels (" + run.backend +
-                  " backend); every entry says what it gained.");
+      file, "targets: " + std::string(configTargetName(target)) +
+                ": written by fusec-bench --autotune on " + run.grid + " with " +
+                std::to_string(run.nlev) + " levels (" + run.backend +
+                " backend); every entry says what it gained.");
   std::error_code error;
   llvm::raw_fd_ostream os(*options.writeConfig, error, llvm::sys::fs::OF_Text);
   if (error)
@@ -302,7 +346,7 @@ bool Autotuner::writeConfiguration() {
 }
 
 void Autotuner::printResults() {
-  TableRows rows{{"program", "fuse-all", "tuned", "gain"}};
+  TableRows rows{{"program", baselineName(), "tuned", "gain"}};
   std::vector<std::string> lines;
   for (const ProgramTuning &tuning : tunings) {
     std::vector<std::string> choices;
@@ -323,10 +367,10 @@ void Autotuner::printResults() {
                     confirmed ? formatSeconds(*tuning.confirmedTuned) : "",
                     confirmed ? formatNumber("%.2fx", tuning.confirmedGain()) : ""});
     lines.push_back("  " + tuning.program + ": " +
-                    (choices.empty() ? "fuse-all" : llvm::join(choices, "; ")));
+                    (choices.empty() ? baselineName() : llvm::join(choices, "; ")));
   }
-  out << "\nautotune: medians under fuse-all and under the tuned configuration (confirmation "
-         "run)\n";
+  out << "\nautotune: medians under " << baselineName()
+      << " and under the tuned configuration (confirmation run)\n";
   printTable(rows, 1, out);
   out << "\nchoices:\n" << llvm::join(lines, "\n") << "\n";
 }
@@ -338,6 +382,9 @@ int Autotuner::run() {
     fail("--autotune times compiled code: use --backend cpp or cuda");
     return 1;
   }
+  target = *configTargetOf(options.backend);
+  if (!readWrittenFile())
+    return 1;
   BenchReport header;
   header.run = session.describe();
   printHeader(header, out);
@@ -346,13 +393,13 @@ int Autotuner::run() {
     tune(*program);
   if (!confirm())
     return 1;
-  // A program whose choices do not hold up in the confirmation keeps fuse-all.
+  // A program whose choices do not hold up in the confirmation keeps the baseline.
   bool dropped = false;
   for (ProgramTuning &tuning : tunings)
     if (tuning.changed() && tuning.confirmedGain() < 1.0 + options.minimumGain) {
       progress.note("fusec-bench: note: " + tuning.program + ": " +
                     formatNumber("%.2fx", tuning.confirmedGain()) +
-                    " in the confirmation, below --min-gain: keeps fuse-all");
+                    " in the confirmation, below --min-gain: keeps " + baselineName());
       tuning.pipeline.reset();
       tuning.stencils.clear();
       dropped = true;

@@ -3,10 +3,13 @@
 // `fusec-bench run FILE --autotune --write-config FILE.yaml` tunes each
 // selected program in turn with a greedy search that keeps a change only when
 // it verifies against the interpreter and lowers the median by at least
-// --min-gain (default 5%):
+// --min-gain (default 5%). It starts from fuse-all or, when the --write-config
+// file exists, from that file's top level, which the written section is
+// overlaid on (PipelineConfig::forTarget), so what it measures is what the
+// file gives the backend's target:
 //
-//   1. pipeline: fuse-all (the start), none, fuse-all with map-fusion's
-//      bytes-weight 2 or 32, fuse-all without vertical merging;
+//   1. pipeline: fuse-all, none, fuse-all with map-fusion's bytes-weight 2 or
+//      32, fuse-all without vertical merging (each but the start);
 //   2. recompute: false, one stencil at a time, for the stencils the program
 //      calls inside another (the candidates for recomputation);
 //   3. kblock 2, 4, 8 on the program's stencils (levels per thread / work item);
@@ -16,10 +19,13 @@
 // Stencil options belong to the first program (in --programs order) that
 // applies the stencil; later programs (diffusion_step) inherit them. Each
 // candidate compiles the one program alone (a second or two) and times it with
-// --warmup/--repeat. A confirmation then compiles all programs under fuse-all and
-// under the tuned configuration and times both with twice the repeats; the
+// --warmup/--repeat. A confirmation then compiles all programs under the start
+// and under the tuned configuration and times both with twice the repeats; the
 // choices of a program whose confirmed gain is below --min-gain are dropped.
-// The written configuration gives every entry its measured gain as the reason.
+// The winners, every entry with its measured gain as the reason, replace the
+// `targets:` section of the backend's target (cpp; cuda for cuda and
+// cuda-host) in the --write-config file; the rest of the file is kept (not
+// its comments).
 //
 //===----------------------------------------------------------------------===//
 

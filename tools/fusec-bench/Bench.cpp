@@ -35,6 +35,21 @@ std::vector<std::string> splitList(const std::string &text) {
   return items;
 }
 
+std::optional<ConfigTarget> configTargetOf(Backend backend) {
+  switch (backend) {
+  case Backend::Cpp: return ConfigTarget::Cpp;
+  case Backend::Cuda:
+  case Backend::CudaHost: return ConfigTarget::Cuda;
+  case Backend::Interpreter: return std::nullopt;
+  }
+  return std::nullopt;
+}
+
+PipelineConfig resolveForBackend(const PipelineConfig &config, Backend backend) {
+  std::optional<ConfigTarget> target = configTargetOf(backend);
+  return target ? config.forTarget(*target) : config.topLevel();
+}
+
 namespace {
 
 /// The side-by-side comparison of every pipeline on every selected program.
@@ -80,7 +95,7 @@ void Comparison::compileVariants() {
       variants.push_back(std::move(failed));
       continue;
     }
-    variants.push_back(session.compile(name, *config));
+    variants.push_back(session.compile(name, resolveForBackend(*config, options.backend)));
   }
 }
 

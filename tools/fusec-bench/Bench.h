@@ -17,6 +17,8 @@
 #ifndef FUSEC_TOOLS_BENCH_BENCH_H
 #define FUSEC_TOOLS_BENCH_BENCH_H
 
+#include "passes/PipelineConfig.h"
+
 #include "llvm/Support/raw_ostream.h"
 
 #include <cstdint>
@@ -73,6 +75,14 @@ struct BenchOptions {
   /// fusec-bench pack: emit each variant's source and build nothing (no compiler needed).
   bool emitOnly = false;
 };
+
+/// The `targets:` section of a pipeline configuration that applies to code built
+/// for `backend`: cpp for cpp, cuda for cuda and cuda-host (the same emitted CUDA);
+/// none for the interpreter, which runs no target's code.
+std::optional<ConfigTarget> configTargetOf(Backend backend);
+
+/// `config` as it applies to `backend`: resolved for its target, or the top level alone.
+PipelineConfig resolveForBackend(const PipelineConfig &config, Backend backend);
 
 /// Splits a --pipelines or --programs value at the commas outside braces.
 std::vector<std::string> splitList(const std::string &text);
