@@ -231,7 +231,8 @@ bool Packer::emitVariants(BenchSession &session) {
     Result<PipelineConfig> config = session.configFor(name);
     if (!config)
       return fail("pipeline '" + name + "': " + config.error());
-    std::unique_ptr<Variant> variant = session.compile(name, *config, {}, /*announce=*/false);
+    std::unique_ptr<Variant> variant =
+        session.compile(name, resolveForBackend(*config, Backend::Cuda), {}, /*announce=*/false);
     if (!variant->error.empty())
       return false; // the session printed it
     std::string library = std::to_string(variants.size()) + "-" + variantDirectoryName(name);
