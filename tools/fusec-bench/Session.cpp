@@ -251,6 +251,18 @@ bool BenchSession::findCompiler() {
   if (!found)
     return fail(found.error());
   compiler = std::move(*found);
+  // Timed CUDA keeps nvcc's default FMA contraction; the verified build above
+  // rounds like the interpreter. With --fma one contracted build does both.
+  bool cuda = options.backend == Backend::Cuda || options.backend == Backend::CudaHost;
+  if (cuda && !options.fma && options.repeat > 0) {
+    Result<Compiler> timed =
+        options.backend == Backend::Cuda
+            ? Compiler::findCuda(options.runtimeInclude, options.cudaArch, /*fma=*/true)
+            : Compiler::findCudaHost(options.runtimeInclude, /*fma=*/true);
+    if (!timed)
+      return fail(timed.error());
+    timedCompiler = std::move(*timed);
+  }
   return true;
 }
 
@@ -283,6 +295,7 @@ RunDescription BenchSession::describe() const {
                                                                : "interp";
   description.threads = omp_get_max_threads();
   description.fma = options.fma;
+  description.timedWithFma = timedCompiler.has_value();
   description.repeat = options.repeat;
   description.warmup = options.warmup;
   return description;
@@ -361,6 +374,14 @@ std::unique_ptr<Variant> BenchSession::compile(const std::string &name,
                                         " s"));
   variant->library = std::move(built->library);
   variant->timers = GeneratedTimers::find(*variant->library, variant->moduleName);
+  if (timedCompiler) {
+    Result<BuiltLibrary> timed =
+        buildSharedLibrary(variant->source, *timedCompiler, options.cacheDirectory);
+    if (!timed)
+      return failed("timed build (FMA contraction): " + timed.error());
+    variant->timedLibrary = std::move(timed->library);
+    variant->timers = GeneratedTimers::find(*variant->timedLibrary, variant->moduleName);
+  }
   return variant;
 }
 
@@ -477,6 +498,44 @@ struct Measurement {
 
 } // namespace
 
+/// Replaces the verified build's runner by one of the variant's timed build
+/// (FMA contraction), after checking its outputs against the reference with
+/// the FMA tolerances: a field outside them is added to the result as
+/// "<name> (timed build)".
+static Status switchToTimedBuild(Measurement &m, const Variant &variant,
+                                 const PreparedProgram &prepared, const fusec_mesh &mesh,
+                                 int32_t nlev) {
+  const ProgramSignature &program = *prepared.signature;
+  Result<std::unique_ptr<NativeRunner>> native =
+      NativeRunner::create(*variant.timedLibrary, program.name, mesh, nlev);
+  if (!native)
+    return native.status();
+  m.runner = std::move(*native);
+  m.arguments = prepared.inputs;
+  Status status = m.runner->bind(m.arguments);
+  if (status)
+    status = m.runner->run();
+  if (status)
+    status = m.runner->fetchOutputs();
+  if (!status)
+    return status;
+  for (size_t i = 0; i < program.parameters.size(); ++i) {
+    const Parameter &parameter = program.parameters[i];
+    if (!parameter.isOutput())
+      continue;
+    FieldResult field;
+    field.name = parameter.name + " (timed build)";
+    field.format = m.arguments[i].field.format();
+    field.tolerances = Tolerances::withFmaFor(parameter.dtype);
+    field.comparison =
+        compareFields(m.arguments[i].field, prepared.reference[i].field, field.tolerances);
+    if (!field.comparison.passed())
+      m.result.fields.push_back(std::move(field));
+  }
+  setVerdict(m.result);
+  return Status::success();
+}
+
 std::vector<VariantResult> BenchSession::measure(llvm::ArrayRef<Variant *> variants,
                                                  const PreparedProgram &prepared,
                                                  unsigned warmup, unsigned repeat) {
@@ -546,6 +605,12 @@ std::vector<VariantResult> BenchSession::measure(llvm::ArrayRef<Variant *> varia
     saveArguments(program, variantDirectoryName(variant->name), arguments, /*outputsOnly=*/true);
     if (repeat == 0)
       continue;
+    if (variant->timedLibrary) {
+      if (Status timed = switchToTimedBuild(m, *variant, prepared, mesh, nlev); !timed) {
+        m.error("timed build: " + timed.message());
+        continue;
+      }
+    }
     m.timing = true;
     for (unsigned index = 0; index < warmup && m.timing; ++index)
       run(m, index);

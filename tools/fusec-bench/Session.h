@@ -40,6 +40,10 @@ struct Variant {
   std::string name;
   mlir::OwningOpRef<mlir::ModuleOp> module;
   std::unique_ptr<SharedLibrary> library;   // compiled backends
+  /// CUDA backends, when timed: the build with FMA contraction that is timed
+  /// (after a check with the FMA tolerances); `library` rounds like the
+  /// interpreter and is verified exactly.
+  std::unique_ptr<SharedLibrary> timedLibrary;
   std::unique_ptr<Interpreter> interpreter; // interpreter backend
   std::string source;     // compiled backends: the emitted code with the bench shims
   std::string moduleName; // compiled backends: the emitted module's C name
@@ -140,6 +144,7 @@ private:
   /// The oracle's programs in kernel form, for comparing lowered variants.
   mlir::OwningOpRef<mlir::ModuleOp> loweredOracle;
   std::optional<Compiler> compiler;
+  std::optional<Compiler> timedCompiler; // see Variant::timedLibrary
   std::optional<OutputDirectory> outputDirectory;
   bool saveFailed = false;
 };

@@ -9,6 +9,12 @@
 
 namespace fusec::bench {
 
+Tolerances Tolerances::withFmaFor(DType dtype) {
+  if (dtype == DType::Float64)
+    return {1e-8, 1e-12};
+  return defaultFor(dtype);
+}
+
 Tolerances Tolerances::defaultFor(DType dtype) {
   switch (dtype) {
   case DType::Float64:

@@ -23,6 +23,11 @@ struct Tolerances {
   /// The defaults: rtol 1e-12 / atol 1e-15 for f64, rtol 1e-5 / atol 1e-6 for
   /// f32, exact for integers and booleans.
   static Tolerances defaultFor(DType dtype);
+  /// What a build with FMA contraction is checked with against a reference
+  /// that rounds each operation: f64 rtol 1e-8 / atol 1e-12 (contraction moved
+  /// diffusion_step by up to ~1e-10 relative and the RBF's values near zero by
+  /// ~1e-15 absolute), the defaults otherwise.
+  static Tolerances withFmaFor(DType dtype);
 };
 
 struct FieldComparison {

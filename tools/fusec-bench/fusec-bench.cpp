@@ -120,11 +120,12 @@ cl::opt<std::string> cacheDir("cache-dir",
                                        "$FUSEC_BENCH_CACHE, else bench-cache next to bin/)"),
                               cl::value_desc("dir"), cl::sub(runCommand), cl::cat(category));
 
-cl::opt<bool> fmaContraction("fma",
-                  cl::desc("Compile CUDA with FMA contraction (nvcc's default; faster, but results "
-                           "differ from the interpreter by rounding: verify with a tolerance). "
-                           "Default off: -fmad=false, exact verification"),
-                  cl::init(false), cl::sub(runCommand), cl::cat(category));
+cl::opt<bool> fmaContraction(
+    "fma",
+    cl::desc("Build CUDA once, with FMA contraction, and verify that build with the tolerances. "
+             "Default: verify a build without contraction (-fmad=false) exactly and time a "
+             "second build with it (nvcc's default), checked with the FMA tolerances"),
+    cl::init(false), cl::sub(runCommand), cl::cat(category));
 cl::opt<std::string> cudaArch("cuda-arch",
                               cl::desc("GPU architecture of --backend cuda (default sm_80)"),
                               cl::value_desc("sm_XY"), cl::init("sm_80"), cl::sub(runCommand),

@@ -52,15 +52,6 @@ using namespace fusec::bench;
 
 namespace {
 
-/// The tolerances of the FMA check: contraction changes the rounding of every
-/// a*b+c; on the diffusion programs the largest relative change seen was ~1e-10
-/// (diffusion_step), and the RBF's values near zero moved by ~1e-15 absolute.
-Tolerances fmaTolerances(DType dtype) {
-  if (dtype == DType::Float64)
-    return {1e-8, 1e-12};
-  return Tolerances::defaultFor(dtype);
-}
-
 #ifdef FUSEC_BUNDLE_HOST
 constexpr const char *kBackend = "cuda-host";
 #else
@@ -313,7 +304,7 @@ Json BundleRun::compareOutputs(const BundleProgram &program,
     if (!parameters[i].isOutput())
       continue;
     Tolerances tolerances =
-        fmaCheck ? fmaTolerances(parameters[i].dtype) : program.tolerances[i];
+        fmaCheck ? Tolerances::withFmaFor(parameters[i].dtype) : program.tolerances[i];
     FieldComparison comparison = compareFields(actual[i].field, expected[i].field, tolerances);
     passed = passed && comparison.passed();
     const FieldFormat &format = actual[i].field.format();

@@ -1,0 +1,14 @@
+#!/usr/bin/env bash
+# Packs the GPU benchmark of ICON's diffusion into gpu-bundle/ (docs/bench.md, "GPU bundles"):
+# every program of stencils/diffusion.stn under none, fuse-all and the configuration
+# (stencils/diffusion.yaml, its cuda section), verified on lam-r2b3 against the interpreter and
+# on r2b6 and the regional-size lam-r2b7:21.25 (80 levels) against none. Builds fusec first.
+# Then, on a machine with a GPU, CMake and nvcc: gpu-bundle/run.sh; back here:
+#   build/bin/fusec-bench report gpu-bundle/results/r2b6.json --markdown r2b6.md
+set -euo pipefail
+root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+"$root/scripts/install-deps.sh"
+"$root/scripts/build.sh"
+rm -rf "$root/gpu-bundle"
+"$root/build/bin/fusec-bench" pack "$root/gpu-bundle" "$root/stencils/diffusion.stn" \
+  --programs all --pipelines none,fuse-all --config "$root/stencils/diffusion.yaml" "$@"
