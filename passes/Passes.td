@@ -222,3 +222,47 @@ def KBlocking : Pass<"stn-k-blocking", "::mlir::ModuleOp"> {
 }
 
 #endif // FUSEC_PASSES_TD
+
+def UniformIf : Pass<"stn-uniform-if", "::mlir::ModuleOp"> {
+  let summary = "Computes only the chosen side of a select on a uniform condition";
+  let description = [{
+    A `where` whose condition is the same at every point (a scalar argument,
+    a constant, or arithmetic on those) is an `arith.select` in an
+    application's body, and a select evaluates both sides: the steep-terrain
+    correction of `apply_diffusion_to_theta_and_exner` ran even when
+    `apply_zdiffusion_t` was false. This pass turns such a select into an
+    `scf.if` on the condition and moves into each branch the operations only
+    that side needs (loads and reductions included: they read, so running
+    them in fewer cases changes no result). Operations both sides use stay
+    before the branch. A select whose sides have nothing of their own, or
+    whose condition varies between points, is left alone.
+
+    Before:
+    ```mlir
+    %t = stn.apply on Cell[...] K[...] -> !stn.temp<Cell x K x f64> {
+    ^bb0(%p: !stn.point<Cell>):
+      %a = stn.load %x[%p, k] : ...
+      %s = stn.reduce ... { ... steep correction of %a ... }
+      %r = arith.select %apply_zdiffusion_t, %s, %a : f64
+      stn.yield %r : f64
+    }
+    ```
+    After:
+    ```mlir
+      %a = stn.load %x[%p, k] : ...
+      %r = scf.if %apply_zdiffusion_t -> (f64) {
+        %s = stn.reduce ... { ... }
+        scf.yield %s : f64
+      } else {
+        scf.yield %a : f64
+      }
+      stn.yield %r : f64
+    ```
+  }];
+  let statistics = [
+    Statistic<"numBranches", "branches", "Selects turned into branches">,
+    Statistic<"numMovedOps", "moved-ops", "Operations moved into a branch">,
+  ];
+  let dependentDialects = ["::mlir::scf::SCFDialect"];
+}
+

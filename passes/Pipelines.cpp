@@ -32,11 +32,15 @@ void buildFuseAll(OpPassManager &pm) {
   pm.addPass(createRemoveRedundantArrays());
   pm.addPass(createCanonicalizerPass());
   pm.addPass(createCSEPass());
+  // After CSE: a value both sides of a select share is one value by then.
+  pm.addPass(createUniformIf());
 }
 
 const NamedPipeline kNamedPipelines[] = {
     {"none", "one kernel per stencil application: ICON's OpenACC loop structure", buildNone},
-    {"fuse-all", "redundant-array removal, map fusion with recomputation, vertical merging",
+    {"fuse-all",
+     "redundant-array removal, map fusion with recomputation, vertical merging, branches on "
+     "uniform conditions",
      buildFuseAll},
 };
 
@@ -55,6 +59,7 @@ std::string describeValidPipelines() {
   for (llvm::StringRef pass :
        {"stn-map-fusion{recompute=true bytes-weight=8}", "stn-merge-vertical",
         "stn-remove-redundant-arrays", "stn-k-blocking{block=4 stencils=<regex>}",
+        "stn-uniform-if",
         "canonicalize", "cse"})
     text += " " + pass.str();
   return text;
