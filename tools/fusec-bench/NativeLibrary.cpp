@@ -37,12 +37,24 @@ static void addUserFlags(std::vector<std::string> &flags) {
   }
 }
 
-Result<Compiler> Compiler::findCpp(const std::string &runtimeInclude) {
+Result<Compiler> Compiler::findCpp(const std::string &runtimeInclude, bool fma) {
   Result<std::string> program = findProgram("CXX", "c++", "set CXX, or use --backend interp");
   if (!program)
     return program.status();
-  std::vector<std::string> flags{"-std=c++17", "-O2", "-fopenmp", "-fPIC",
-                                 "-shared", "-I", runtimeInclude};
+  // -O3 -march=native: the emitted loops are instruction-bound on CPUs, and
+  // the timed code is run where it was compiled. With -march=native GCC
+  // contracts a*b+c into FMAs, so contraction is explicit, as on CUDA.
+  // $FUSEC_BENCH_CXXFLAGS come later on the command line, so `-O2
+  // -march=x86-64` there overrides the defaults.
+  std::vector<std::string> flags{"-std=c++17",
+                                 "-O3",
+                                 "-march=native",
+                                 fma ? "-ffp-contract=fast" : "-ffp-contract=off",
+                                 "-fopenmp",
+                                 "-fPIC",
+                                 "-shared",
+                                 "-I",
+                                 runtimeInclude};
   addUserFlags(flags);
   return Compiler{*program, std::move(flags), runtimeInclude, ".cpp"};
 }

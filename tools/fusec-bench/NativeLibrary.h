@@ -2,8 +2,8 @@
 //
 // Emitted code is compiled into a shared library, C++ with the host compiler,
 //
-//   $CXX (default c++) -std=c++17 -O2 -fopenmp -fPIC -shared -I <runtime/include> \
-//       $FUSEC_BENCH_CXXFLAGS
+//   $CXX (default c++) -std=c++17 -O3 -march=native -ffp-contract=off|fast -fopenmp \
+//       -fPIC -shared -I <runtime/include> $FUSEC_BENCH_CXXFLAGS
 //
 // CUDA with nvcc,
 //
@@ -37,8 +37,9 @@ struct Compiler {
   std::string runtimeInclude;
   std::string sourceExtension; // ".cpp" or ".cu"
 
-  /// `$CXX`, else `c++`, found on the PATH at run time.
-  static Result<Compiler> findCpp(const std::string &runtimeInclude);
+  /// `$CXX`, else `c++`, found on the PATH at run time; `fma` allows
+  /// contracting `a*b+c` (-ffp-contract=fast instead of off).
+  static Result<Compiler> findCpp(const std::string &runtimeInclude, bool fma);
   /// `$CXX`, else `c++`, compiling emitted CUDA as host C++ against
   /// fusec/cuda_host/cuda_runtime.h (the cuda-host backend).
   /// `fma` allows contracting `a*b+c` (as -march=native with FMA would).

@@ -247,18 +247,21 @@ bool BenchSession::findCompiler() {
                                                             options.cudaArch, options.fma)
       : options.backend == Backend::CudaHost
           ? Compiler::findCudaHost(options.runtimeInclude, options.fma)
-                                             : Compiler::findCpp(options.runtimeInclude);
+                                             : Compiler::findCpp(options.runtimeInclude,
+                                                                 options.fma);
   if (!found)
     return fail(found.error());
   compiler = std::move(*found);
-  // Timed CUDA keeps nvcc's default FMA contraction; the verified build above
-  // rounds like the interpreter. With --fma one contracted build does both.
-  bool cuda = options.backend == Backend::Cuda || options.backend == Backend::CudaHost;
-  if (cuda && !options.fma && options.repeat > 0) {
+  // Timed code keeps FMA contraction (nvcc's default; GCC's with
+  // -march=native); the verified build above rounds like the interpreter.
+  // With --fma one contracted build does both.
+  if (!options.fma && options.repeat > 0) {
     Result<Compiler> timed =
         options.backend == Backend::Cuda
             ? Compiler::findCuda(options.runtimeInclude, options.cudaArch, /*fma=*/true)
-            : Compiler::findCudaHost(options.runtimeInclude, /*fma=*/true);
+        : options.backend == Backend::CudaHost
+            ? Compiler::findCudaHost(options.runtimeInclude, /*fma=*/true)
+            : Compiler::findCpp(options.runtimeInclude, /*fma=*/true);
     if (!timed)
       return fail(timed.error());
     timedCompiler = std::move(*timed);

@@ -40,7 +40,7 @@ struct Variant {
   std::string name;
   mlir::OwningOpRef<mlir::ModuleOp> module;
   std::unique_ptr<SharedLibrary> library;   // compiled backends
-  /// CUDA backends, when timed: the build with FMA contraction that is timed
+  /// Compiled backends, when timed: the build with FMA contraction that is timed
   /// (after a check with the FMA tolerances); `library` rounds like the
   /// interpreter and is verified exactly.
   std::unique_ptr<SharedLibrary> timedLibrary;

@@ -122,9 +122,9 @@ cl::opt<std::string> cacheDir("cache-dir",
 
 cl::opt<bool> fmaContraction(
     "fma",
-    cl::desc("Build CUDA once, with FMA contraction, and verify that build with the tolerances. "
-             "Default: verify a build without contraction (-fmad=false) exactly and time a "
-             "second build with it (nvcc's default), checked with the FMA tolerances"),
+    cl::desc("Build once, with FMA contraction, and verify that build with the tolerances. "
+             "Default: verify a build without contraction (-fmad=false, -ffp-contract=off) "
+             "exactly and time a second build with it, checked with the FMA tolerances"),
     cl::init(false), cl::sub(runCommand), cl::cat(category));
 cl::opt<std::string> cudaArch("cuda-arch",
                               cl::desc("GPU architecture of --backend cuda (default sm_80)"),
