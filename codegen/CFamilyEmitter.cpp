@@ -52,20 +52,25 @@ public:
     for (const ProgramInterface &interface : module.programs) {
       for (const std::string *function : interface.functions())
         record(*function);
+      record(interface.handle);
       for (const RunParameter &parameter : interface.parameters) {
         all.reserve(parameter.name);
         all.reserve(parameter.before);
       }
     }
-    record(module.enableTimers);
-    record(module.writeMetrics);
     for (StringRef local :
          {"mesh", "nlev", "layout", "stream", "status", "callback", "user_data", "rc", "exchanged",
-          "timed", "verifier", "tolerances", "enabled", "path", "metrics"})
+          "timed", "verifier", "tolerances", "enabled", "path", "metrics", "handle"})
       all.reserve(local);
+    // The state parameter of launchers and of the program body: no name in
+    // their scopes may hide it.
+    record(kInstance);
     for (StringRef constant : {"kThreadsPerBlock", "kHorizontalBlock"})
       record(constant);
   }
+
+  /// The name of an instance's state in launchers and the program body.
+  static constexpr const char *kInstance = "instance";
 
   std::string global(StringRef hint) {
     std::string name = all.unique(hint);
@@ -107,6 +112,8 @@ struct BufferMember {
 /// Everything emitted for one program.
 struct ProgramPlan {
   const ProgramInterface *interface = nullptr;
+  /// The state's type (the handle) and its name where launchers and the
+  /// program body see it (a reference).
   std::string stateType, state;
   /// The static function holding the program body, called by P_run and
   /// P_run_and_verify.
@@ -164,6 +171,9 @@ public:
     return success();
   }
 
+  /// Whether the emitted body reads the instance's state.
+  bool usesState() const { return stateUsed; }
+
 private:
   std::string expr(Value value) {
     auto it = values.find(value);
@@ -174,7 +184,10 @@ private:
     return literal;
   }
 
-  std::string member(StringRef name) const { return plan.state + "." + name.str(); }
+  std::string member(StringRef name) {
+    stateUsed = true;
+    return plan.state + "." + name.str();
+  }
 
   LogicalResult emitOp(Operation *op, raw_ostream &os) {
     if (isDead(op))
@@ -271,8 +284,9 @@ private:
     std::vector<std::string> arguments;
     for (const KernelPlan::Parameter &parameter : kernelPlan.launcherParameters)
       arguments.push_back(expr(parameter.value));
-    os << "if (int rc = " << kernelPlan.launcher << "(" << llvm::join(arguments, ", ")
-       << "))\nreturn rc;\n";
+    stateUsed = true;
+    os << "if (int rc = " << kernelPlan.launcher << "(" << plan.state
+       << (arguments.empty() ? "" : ", ") << llvm::join(arguments, ", ") << "))\nreturn rc;\n";
     return success();
   }
 
@@ -280,6 +294,7 @@ private:
   NameTable names;
   llvm::DenseMap<Value, std::string> values;
   unsigned temporaries = 0;
+  bool stateUsed = false;
 };
 
 //===----------------------------------------------------------------------===//
@@ -289,7 +304,7 @@ private:
 class CFamilyEmitter {
 public:
   CFamilyEmitter(const CFamilyTarget &target, const ModuleInterface &module)
-      : target(target), module(module), interfaces(module.programs), names(module) {}
+      : target(target), interfaces(module.programs), names(module) {}
 
   LogicalResult emit(raw_ostream &os) {
     // Globals first, so that every function scope knows all of them.
@@ -316,15 +331,14 @@ public:
     for (ProgramPlan &plan : plans)
       if (failed(emitProgram(plan, os)))
         return failure();
-    emitTimerFunctions(plans, os);
     return success();
   }
 
 private:
   void nameGlobals(ProgramPlan &plan, const ProgramInterface &interface) {
     plan.interface = &interface;
-    plan.stateType = names.global(interface.name + "_program_state");
-    plan.state = names.global(interface.name + "_state");
+    plan.stateType = interface.handle;
+    plan.state = FileNames::kInstance;
     plan.execute = names.global("execute_" + interface.name);
     for (KernelOp kernel : kernelsOf(interface.program)) {
       auto kernelPlan = std::make_unique<KernelPlan>();
@@ -339,7 +353,7 @@ private:
 
   void planState(ProgramPlan &plan) {
     NameTable members;
-    for (StringRef fixed : {"ready", "stream", "extents", "exchange", "verification", "timers"})
+    for (StringRef fixed : {"stream", "extents", "exchange", "verification", "timers"})
       members.reserve(fixed);
     ProgramOp program = plan.interface->program;
     for (ConnectivityOp conn : kernelTablesOf(program)) {
@@ -462,7 +476,16 @@ private:
   /// The program body, run on the host: P_run's work without its checks.
   LogicalResult emitExecute(const ProgramPlan &plan, raw_ostream &os) {
     ProgramOp program = plan.interface->program;
-    std::vector<std::string> parameters;
+    std::string body;
+    llvm::raw_string_ostream bodyOs(body);
+    RunBodyEmitter bodyEmitter(plan, names.runScope());
+    if (failed(bodyEmitter.emitBlock(program.getBody().front(), bodyOs)))
+      return failure();
+    // A body that needs no state (no kernel, level count or exchange) keeps
+    // the parameter's name in a comment (-Wunused-parameter).
+    std::string state = plan.stateType + " &" +
+                        (bodyEmitter.usesState() ? plan.state : "/*" + plan.state + "*/");
+    std::vector<std::string> parameters{state};
     for (auto [index, parameter] : llvm::enumerate(plan.interface->parameters)) {
       std::string declaration = cDeclaration(parameter);
       // A parameter the body never reads keeps its name in a comment (-Wunused-parameter).
@@ -471,19 +494,16 @@ private:
                       parameter.name + "*/";
       parameters.push_back(declaration);
     }
-    os << "static int " << plan.execute << "("
-       << (parameters.empty() ? "void" : llvm::join(parameters, ", ")) << ") {\n";
-    RunBodyEmitter body(plan, names.runScope());
-    if (failed(body.emitBlock(program.getBody().front(), os)))
-      return failure();
-    os << "return FUSEC_SUCCESS;\n}\n\n";
+    os << "static int " << plan.execute << "(" << llvm::join(parameters, ", ") << ") {\n"
+       << body << "return FUSEC_SUCCESS;\n}\n\n";
     return success();
   }
 
-  /// `P_execute(arguments)`, outputs replaced by `outputs` where it has them.
+  /// `P_execute(*handle, arguments)`, outputs replaced by `outputs` where it
+  /// has them.
   static std::string executeCall(const ProgramPlan &plan,
                                  const llvm::DenseMap<unsigned, std::string> &outputs) {
-    std::vector<std::string> arguments;
+    std::vector<std::string> arguments{"*handle"};
     for (auto [index, parameter] : llvm::enumerate(plan.interface->parameters)) {
       auto output = outputs.find(index);
       arguments.push_back(output != outputs.end() ? output->second : parameter.name);
@@ -492,9 +512,9 @@ private:
   }
 
   void emitRun(const ProgramPlan &plan, raw_ostream &os) {
-    os << "extern \"C\" " << runPrototype(*plan.interface) << " {\nif (!" << plan.state
-       << ".ready)\nreturn FUSEC_ERROR_NOT_SET_UP;\nfusec::TimedRun<" << plan.kernels.size()
-       << "> timed(" << plan.state << ".timers, " << plan.state << ".stream);\nreturn "
+    os << "extern \"C\" " << runPrototype(*plan.interface)
+       << " {\nif (handle == nullptr)\nreturn FUSEC_ERROR_NOT_SET_UP;\nfusec::TimedRun<"
+       << plan.kernels.size() << "> timed(handle->timers, handle->stream);\nreturn "
        << executeCall(plan, llvm::DenseMap<unsigned, std::string>()) << ";\n}\n\n";
   }
 
@@ -502,53 +522,38 @@ private:
   /// arrays and compares those with the caller's results.
   void emitRunAndVerify(const ProgramPlan &plan, raw_ostream &os) {
     const ProgramInterface &interface = *plan.interface;
-    std::string state = plan.state;
-    os << "extern \"C\" " << runAndVerifyPrototype(interface) << " {\nif (!" << state
-       << ".ready)\nreturn FUSEC_ERROR_NOT_SET_UP;\n";
+    std::string state = "handle->";
+    os << "extern \"C\" " << runAndVerifyPrototype(interface)
+       << " {\nif (handle == nullptr)\nreturn FUSEC_ERROR_NOT_SET_UP;\n";
     llvm::DenseMap<unsigned, std::string> references;
     std::vector<std::string> checks;
     for (auto [index, parameter] : llvm::enumerate(interface.parameters)) {
       if (!parameter.isOutput())
         continue;
-      std::string member = state + "." + plan.references.lookup(index);
+      std::string member = state + plan.references.lookup(index);
       FieldShape shape = FieldShape::of(parameter.type);
       std::string where = optionalLocationEnumerator(shape.location) + ", " +
                           levelsEnumerator(shape.vertical) + ", " +
                           std::to_string(shape.sparseSize);
       os << "if (int rc = " << member << ".assign(" << parameter.before << ", " << state
-         << ".extents.elements(" << where << "), " << state << ".stream))\nreturn rc;\n";
+         << "extents.elements(" << where << "), " << state << "stream))\nreturn rc;\n";
       references[index] = member + ".data()";
       checks.push_back("verifier.check(" + cStringLiteral(parameter.sourceName) + ", " +
                        parameter.name + ", " + member + ".data(), " + where + ");\n");
     }
     os << "if (int rc = " << executeCall(plan, references) << ")\nreturn rc;\n"
        << "fusec::Verifier verifier(" << cStringLiteral(interface.name) << ", " << state
-       << ".verification, " << state << ".extents, " << state << ".stream, tolerances);\n";
+       << "verification, " << state << "extents, " << state << "stream, tolerances);\n";
     for (const std::string &check : checks)
       os << check;
     os << "return verifier.status();\n}\n\n";
   }
 
-  /// The module's timer functions, over every program.
-  void emitTimerFunctions(ArrayRef<ProgramPlan> plans, raw_ostream &os) {
-    os << "\n// Timers of every program in this file.\n\nextern \"C\" "
-       << enableTimersPrototype(module) << " {\n";
-    if (plans.empty())
-      os << "(void)enabled;\n";
-    for (const ProgramPlan &plan : plans)
-      os << plan.state << ".timers.enabled = enabled != 0;\n";
-    os << "}\n\nextern \"C\" " << writeMetricsPrototype(module)
-       << " {\nfusec::MetricsWriter metrics("
-       << cStringLiteral("fusec-" + target.backendName().str()) << ");\n";
-    for (const ProgramPlan &plan : plans)
-      os << plan.state << ".timers.report(metrics);\n";
-    os << "return metrics.write(path);\n}\n";
-  }
-
+  /// The handle's type: everything one instance owns. The file has no
+  /// mutable state of its own, so instances are independent.
   void emitState(const ProgramPlan &plan, raw_ostream &os) {
-    os << "namespace {\n// Set by " << plan.interface->setup << ", released by "
-       << plan.interface->free << ".\nstruct " << plan.stateType << " {\n"
-       << "bool ready = false;\n"
+    os << "// Made by " << plan.interface->create << ", released by "
+       << plan.interface->destroy << ".\nstruct " << plan.stateType << " {\n"
        << target.streamType() << " stream = nullptr;\n"
        << "fusec::Extents extents;\n"
        << "fusec::ExchangeHandler exchange;\n"
@@ -569,11 +574,11 @@ private:
            << ".\n"
            << target.bufferType(*cScalarType(getElementType(parameter.type))) << " "
            << plan.references.lookup(index) << ";\n";
-    os << "};\n} // namespace\n\nstatic " << plan.stateType << " " << plan.state << ";\n\n";
+    os << "};\n\n";
   }
 
   void emitLauncher(const KernelPlan &plan, const ProgramPlan &program, raw_ostream &os) {
-    std::vector<std::string> parameters, empty, outside;
+    std::vector<std::string> parameters{program.stateType + " &" + program.state}, empty, outside;
     for (const KernelPlan::Parameter &parameter : plan.launcherParameters)
       parameters.push_back(parameter.type + (parameter.isPointer() ? "" : " ") + parameter.name);
     std::string extents = program.state + ".extents.";
@@ -600,58 +605,73 @@ private:
 
   void emitInterface(const ProgramPlan &plan, raw_ostream &os) {
     const ProgramInterface &interface = *plan.interface;
-    std::string state = plan.state;
     os << "extern \"C\" " << errorMessagePrototype(interface)
        << " {\nreturn fusec_status_message(status);\n}\n\n";
 
-    os << "extern \"C\" " << setExchangeCallbackPrototype(interface) << " {\n"
-       << state << ".exchange.callback = callback;\n"
-       << state << ".exchange.user_data = user_data;\n}\n\n";
+    os << "extern \"C\" " << setExchangeCallbackPrototype(interface)
+       << " {\nif (handle == nullptr)\nreturn;\n"
+       << "handle->exchange.callback = callback;\n"
+       << "handle->exchange.user_data = user_data;\n}\n\n";
 
-    os << "extern \"C\" " << setVerificationCallbackPrototype(interface) << " {\n"
-       << state << ".verification.callback = callback;\n"
-       << state << ".verification.user_data = user_data;\n}\n\n";
+    os << "extern \"C\" " << setVerificationCallbackPrototype(interface)
+       << " {\nif (handle == nullptr)\nreturn;\n"
+       << "handle->verification.callback = callback;\n"
+       << "handle->verification.user_data = user_data;\n}\n\n";
 
-    os << "extern \"C\" " << freePrototype(interface) << " {\n" << state << ".ready = false;\n";
+    os << "extern \"C\" " << enableTimersPrototype(interface)
+       << " {\nif (handle != nullptr)\nhandle->timers.enabled = enabled != 0;\n}\n\n";
+
+    os << "extern \"C\" " << writeMetricsPrototype(interface)
+       << " {\nif (handle == nullptr)\nreturn FUSEC_ERROR_NOT_SET_UP;\n"
+       << "fusec::MetricsWriter metrics("
+       << cStringLiteral("fusec-" + target.backendName().str()) << ");\n"
+       << "handle->timers.report(metrics);\nreturn metrics.write(path);\n}\n\n";
+
+    // Device memory and CUDA events are released explicitly, then the rest.
+    os << "extern \"C\" " << destroyPrototype(interface)
+       << " {\nif (handle == nullptr)\nreturn;\n";
     for (const TableMember &table : plan.tables)
-      os << state << "." << table.name << ".release();\n";
+      os << "handle->" << table.name << ".release();\n";
     for (const BufferMember &buffer : plan.buffers)
-      os << state << "." << buffer.name << ".release();\n";
+      os << "handle->" << buffer.name << ".release();\n";
     for (auto [index, parameter] : llvm::enumerate(interface.parameters))
       if (parameter.isOutput())
-        os << state << "." << plan.references.lookup(index) << ".release();\n";
-    os << state << ".timers.release();\n}\n\n";
+        os << "handle->" << plan.references.lookup(index) << ".release();\n";
+    os << "handle->timers.release();\ndelete handle;\n}\n\n";
 
     // Setup's copies and fills go on the caller's stream, like everything after.
-    os << "extern \"C\" " << setupWithLayoutPrototype(interface) << " {\n"
-       << interface.free << "();\n"
-       << state << ".stream = " << target.streamFromArgument("stream") << ";\n"
-       << "int status = " << state << ".extents.init(mesh, nlev, layout);\n";
+    std::string state = plan.state;
+    os << "extern \"C\" " << createWithLayoutPrototype(interface) << " {\n"
+       << "if (handle == nullptr)\nreturn FUSEC_ERROR_INVALID_ARGUMENT;\n"
+       << "*handle = nullptr;\n"
+       << plan.stateType << " *" << state << " = new (std::nothrow) " << plan.stateType << ";\n"
+       << "if (" << state << " == nullptr)\nreturn FUSEC_ERROR_OUT_OF_MEMORY;\n"
+       << state << "->stream = " << target.streamFromArgument("stream") << ";\n"
+       << "int status = " << state << "->extents.init(mesh, nlev, layout);\n";
     for (const TableMember &table : plan.tables) {
       ConnectivityOp conn = table.conn;
-      os << "if (status == FUSEC_SUCCESS)\nstatus = " << state << "." << table.name
+      os << "if (status == FUSEC_SUCCESS)\nstatus = " << state << "->" << table.name
          << ".load(mesh, " << cStringLiteral(conn.getSymName()) << ", "
          << locationEnumerator(conn.getSource()) << ", " << locationEnumerator(conn.getTarget())
-         << ", " << conn.getSize() << ", " << state << ".stream);\n";
+         << ", " << conn.getSize() << ", " << state << "->stream);\n";
     }
     for (const BufferMember &buffer : plan.buffers) {
       AllocOp alloc = buffer.alloc;
       FieldShape shape = FieldShape::of(alloc.getType());
-      os << "if (status == FUSEC_SUCCESS)\nstatus = " << state << "." << buffer.name << ".allocate("
-         << state << ".extents.elements(" << optionalLocationEnumerator(shape.location) << ", "
-         << levelsEnumerator(shape.vertical) << ", " << shape.sparseSize << "), " << state
-         << ".stream);\n";
+      os << "if (status == FUSEC_SUCCESS)\nstatus = " << state << "->" << buffer.name
+         << ".allocate(" << state << "->extents.elements("
+         << optionalLocationEnumerator(shape.location) << ", " << levelsEnumerator(shape.vertical)
+         << ", " << shape.sparseSize << "), " << state << "->stream);\n";
     }
     os << "if (status != FUSEC_SUCCESS) {\n"
-       << interface.free << "();\nreturn status;\n}\n"
-       << state << ".ready = true;\nreturn FUSEC_SUCCESS;\n}\n\n";
+       << interface.destroy << "(" << state << ");\nreturn status;\n}\n"
+       << "*handle = " << state << ";\nreturn FUSEC_SUCCESS;\n}\n\n";
 
-    os << "extern \"C\" " << setupPrototype(interface) << " {\nreturn " << interface.setupWithLayout
-       << "(mesh, nlev, nullptr, stream);\n}\n\n";
+    os << "extern \"C\" " << createPrototype(interface) << " {\nreturn "
+       << interface.createWithLayout << "(mesh, nlev, nullptr, stream, handle);\n}\n\n";
   }
 
   const CFamilyTarget &target;
-  const ModuleInterface &module;
   ArrayRef<ProgramInterface> interfaces;
   FileNames names;
 };

@@ -1,8 +1,9 @@
 //===- CFamilyEmitter.h - a program as a C++ or CUDA file ---------*- C++ -*-===//
 //
-// The CUDA and C++ backends emit the same translation unit: per program a
-// state (extents, neighbour tables, program-local buffers, exchange
-// callback, verification and timers), one kernel function and one launcher
+// The CUDA and C++ backends emit the same translation unit: per program the
+// type of its instances' handle (extents, neighbour tables, program-local
+// buffers, stream, callbacks, verification and timers; the file has no other
+// state), one kernel function and one launcher
 // per stn.kernel, the program body as a static function executed on the host,
 // and the extern "C" functions of CInterface.h around it. A CFamilyTarget
 // supplies what differs: the loop nest around a kernel body, how it is

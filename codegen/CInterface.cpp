@@ -26,14 +26,16 @@ static RunParameter describeParameter(ProgramOp program, unsigned index, NameTab
 }
 
 std::vector<const std::string *> ProgramInterface::functions() const {
-  return {&setup,
-          &setupWithLayout,
+  return {&create,
+          &createWithLayout,
           &run,
           &runAndVerify,
-          &free,
+          &destroy,
           &errorMessage,
           &setExchangeCallback,
-          &setVerificationCallback};
+          &setVerificationCallback,
+          &enableTimers,
+          &writeMetrics};
 }
 
 FailureOr<std::vector<ProgramInterface>> describeInterfaces(ModuleOp module) {
@@ -46,23 +48,30 @@ FailureOr<std::vector<ProgramInterface>> describeInterfaces(ModuleOp module) {
     if (!isCIdentifier(interface.name))
       return program.emitError() << "program name '" << interface.name
                                  << "' is not a C identifier, so it cannot name C functions";
-    interface.setup = interface.name + "_setup";
-    interface.setupWithLayout = interface.name + "_setup_with_layout";
+    interface.handle = interface.name + "_handle";
+    interface.create = interface.name + "_create";
+    interface.createWithLayout = interface.name + "_create_with_layout";
     interface.run = interface.name + "_run";
     interface.runAndVerify = interface.name + "_run_and_verify";
-    interface.free = interface.name + "_free";
+    interface.destroy = interface.name + "_destroy";
     interface.errorMessage = interface.name + "_error_message";
     interface.setExchangeCallback = interface.name + "_set_exchange_callback";
     interface.setVerificationCallback = interface.name + "_set_verification_callback";
-    for (const std::string *function : interface.functions()) {
+    interface.enableTimers = interface.name + "_enable_timers";
+    interface.writeMetrics = interface.name + "_write_metrics";
+    std::vector<const std::string *> declared = interface.functions();
+    declared.push_back(&interface.handle);
+    for (const std::string *function : declared) {
       auto [it, inserted] = owners.try_emplace(*function, interface.name);
       if (!inserted)
         return program.emitError() << "programs '" << it->second << "' and '" << interface.name
-                                   << "' would both define the C function '" << *function << "'";
+                                   << "' would both define the C name '" << *function << "'";
     }
     NameTable names;
-    // P_run and P_run_and_verify declare these where parameters are visible.
-    for (StringRef local : {"rc", "exchanged", "timed", "verifier", "tolerances"})
+    // P_run and P_run_and_verify declare these where parameters are visible;
+    // `handle` is their first parameter and `instance` the state it points to.
+    for (StringRef local :
+         {"rc", "exchanged", "timed", "verifier", "tolerances", "handle", "instance"})
       names.reserve(local);
     for (unsigned i = 0, e = program.getNumArguments(); i < e; ++i)
       interface.parameters.push_back(describeParameter(program, i, names));
@@ -89,14 +98,6 @@ FailureOr<ModuleInterface> describeModule(ModuleOp module) {
     return failure();
   ModuleInterface interface;
   interface.name = identifierPart(module.getSymName() ? *module.getSymName() : "programs");
-  interface.enableTimers = "fusec_" + interface.name + "_enable_timers";
-  interface.writeMetrics = "fusec_" + interface.name + "_write_metrics";
-  for (ProgramInterface &program : *programs)
-    for (const std::string *function : program.functions())
-      if (*function == interface.enableTimers || *function == interface.writeMetrics)
-        return program.program.emitError()
-               << "program '" << program.name << "' would define the C function '" << *function
-               << "', which module '" << interface.name << "' defines for its timers";
   interface.programs = std::move(*programs);
   return interface;
 }
@@ -108,25 +109,31 @@ std::string cDeclaration(const RunParameter &parameter, bool asConst) {
   return (parameter.isConst || asConst ? "const " : "") + element + " *" + parameter.name;
 }
 
-std::string setupPrototype(const ProgramInterface &interface) {
-  return "int " + interface.setup + "(const fusec_mesh *mesh, int32_t nlev, void *stream)";
+/// "P_handle *handle", the first parameter of every function of an instance.
+static std::string handleDeclaration(const ProgramInterface &interface) {
+  return interface.handle + " *handle";
 }
 
-std::string setupWithLayoutPrototype(const ProgramInterface &interface) {
-  return "int " + interface.setupWithLayout +
-         "(const fusec_mesh *mesh, int32_t nlev, const fusec_layout *layout, void *stream)";
+std::string createPrototype(const ProgramInterface &interface) {
+  return "int " + interface.create + "(const fusec_mesh *mesh, int32_t nlev, void *stream, " +
+         interface.handle + " **handle)";
+}
+
+std::string createWithLayoutPrototype(const ProgramInterface &interface) {
+  return "int " + interface.createWithLayout +
+         "(const fusec_mesh *mesh, int32_t nlev, const fusec_layout *layout, void *stream, " +
+         interface.handle + " **handle)";
 }
 
 std::string runPrototype(const ProgramInterface &interface) {
-  std::vector<std::string> declarations;
+  std::vector<std::string> declarations{handleDeclaration(interface)};
   for (const RunParameter &parameter : interface.parameters)
     declarations.push_back(cDeclaration(parameter));
-  std::string list = declarations.empty() ? "void" : llvm::join(declarations, ", ");
-  return "int " + interface.run + "(" + list + ")";
+  return "int " + interface.run + "(" + llvm::join(declarations, ", ") + ")";
 }
 
 std::string runAndVerifyPrototype(const ProgramInterface &interface) {
-  std::vector<std::string> declarations;
+  std::vector<std::string> declarations{handleDeclaration(interface)};
   for (const RunParameter &parameter : interface.parameters)
     declarations.push_back(cDeclaration(parameter, /*asConst=*/true));
   for (const RunParameter &parameter : interface.parameters)
@@ -137,8 +144,8 @@ std::string runAndVerifyPrototype(const ProgramInterface &interface) {
   return "int " + interface.runAndVerify + "(" + llvm::join(declarations, ", ") + ")";
 }
 
-std::string freePrototype(const ProgramInterface &interface) {
-  return "void " + interface.free + "(void)";
+std::string destroyPrototype(const ProgramInterface &interface) {
+  return "void " + interface.destroy + "(" + handleDeclaration(interface) + ")";
 }
 
 std::string errorMessagePrototype(const ProgramInterface &interface) {
@@ -146,21 +153,22 @@ std::string errorMessagePrototype(const ProgramInterface &interface) {
 }
 
 std::string setExchangeCallbackPrototype(const ProgramInterface &interface) {
-  return "void " + interface.setExchangeCallback +
-         "(fusec_exchange_callback callback, void *user_data)";
+  return "void " + interface.setExchangeCallback + "(" + handleDeclaration(interface) +
+         ", fusec_exchange_callback callback, void *user_data)";
 }
 
 std::string setVerificationCallbackPrototype(const ProgramInterface &interface) {
-  return "void " + interface.setVerificationCallback +
-         "(fusec_verification_callback callback, void *user_data)";
+  return "void " + interface.setVerificationCallback + "(" + handleDeclaration(interface) +
+         ", fusec_verification_callback callback, void *user_data)";
 }
 
-std::string enableTimersPrototype(const ModuleInterface &module) {
-  return "void " + module.enableTimers + "(int enabled)";
+std::string enableTimersPrototype(const ProgramInterface &interface) {
+  return "void " + interface.enableTimers + "(" + handleDeclaration(interface) + ", int enabled)";
 }
 
-std::string writeMetricsPrototype(const ModuleInterface &module) {
-  return "int " + module.writeMetrics + "(const char *path)";
+std::string writeMetricsPrototype(const ProgramInterface &interface) {
+  return "int " + interface.writeMetrics + "(const " + handleDeclaration(interface) +
+         ", const char *path)";
 }
 
 /// "Edge x K x f64" for !stn.field<Edge x K x f64>.

@@ -1,25 +1,30 @@
 //===- CInterface.h - the extern "C" functions of a program -------*- C++ -*-===//
 //
 // One description of each program's C interface, read by the header, the
-// Fortran module and both implementations, so they cannot disagree:
+// Fortran module and both implementations, so they cannot disagree. Every
+// instance of a program (one per grid, nlev and stream) is an opaque handle
+// that owns all its state, so instances never share anything:
 //
-//   int  P_setup(const fusec_mesh *mesh, int32_t nlev, void *stream);
-//   int  P_setup_with_layout(const fusec_mesh *mesh, int32_t nlev,
-//                            const fusec_layout *layout, void *stream);
-//   int  P_run(<fields as pointers, `in` ones to const; scalars by value>);
-//   int  P_run_and_verify(<P_run's parameters, fields to const>,
+//   typedef struct P_handle P_handle;
+//   int  P_create(const fusec_mesh *mesh, int32_t nlev, void *stream,
+//                 P_handle **handle);
+//   int  P_create_with_layout(const fusec_mesh *mesh, int32_t nlev,
+//                             const fusec_layout *layout, void *stream,
+//                             P_handle **handle);
+//   int  P_run(P_handle *handle,
+//              <fields as pointers, `in` ones to const; scalars by value>);
+//   int  P_run_and_verify(P_handle *handle, <P_run's parameters, fields to const>,
 //                         <const pointer `<out>_before` per out/inout field>,
 //                         const fusec_tolerances *tolerances);
-//   void P_free(void);
+//   void P_destroy(P_handle *handle);
 //   const char *P_error_message(int status);
-//   void P_set_exchange_callback(fusec_exchange_callback callback, void *user_data);
-//   void P_set_verification_callback(fusec_verification_callback callback,
+//   void P_set_exchange_callback(P_handle *handle, fusec_exchange_callback callback,
+//                                void *user_data);
+//   void P_set_verification_callback(P_handle *handle,
+//                                    fusec_verification_callback callback,
 //                                    void *user_data);
-//
-// and, once per module M (a file), the timers of all its programs:
-//
-//   void fusec_M_enable_timers(int enabled);
-//   int  fusec_M_write_metrics(const char *path);
+//   void P_enable_timers(P_handle *handle, int enabled);
+//   int  P_write_metrics(const P_handle *handle, const char *path);
 //
 //===----------------------------------------------------------------------===//
 
@@ -52,9 +57,10 @@ struct RunParameter {
 
 struct ProgramInterface {
   stn::ProgramOp program;
-  std::string name; ///< the program symbol, a C identifier
-  std::string setup, setupWithLayout, run, runAndVerify, free, errorMessage, setExchangeCallback,
-      setVerificationCallback;
+  std::string name;   ///< the program symbol, a C identifier
+  std::string handle; ///< the opaque type of an instance, "P_handle"
+  std::string create, createWithLayout, run, runAndVerify, destroy, errorMessage,
+      setExchangeCallback, setVerificationCallback, enableTimers, writeMetrics;
   std::vector<RunParameter> parameters;
 
   /// `P_run`'s parameter at program argument `index`.
@@ -63,37 +69,35 @@ struct ProgramInterface {
   std::vector<const std::string *> functions() const;
 };
 
-/// The programs of a module and the functions it has once.
+/// The programs of a module.
 struct ModuleInterface {
-  /// The module's name as part of C identifiers ("programs" when unnamed).
+  /// The module's name as part of identifiers ("programs" when unnamed).
   std::string name;
-  std::string enableTimers, writeMetrics;
   std::vector<ProgramInterface> programs;
 };
 
 /// The interfaces of every program, in module order. Fails with a diagnostic
-/// when a program's name is not a C identifier or two programs' functions
-/// would share a name.
+/// when a program's name is not a C identifier or two programs' functions or
+/// handle types would share a name.
 mlir::FailureOr<std::vector<ProgramInterface>> describeInterfaces(mlir::ModuleOp module);
 
-/// describeInterfaces plus the module's own functions, which must not share a
-/// name with a program's.
+/// describeInterfaces plus the module's name.
 mlir::FailureOr<ModuleInterface> describeModule(mlir::ModuleOp module);
 
 /// "const double *vn", "double s", ...; `asConst` makes a field pointer const.
 std::string cDeclaration(const RunParameter &parameter, bool asConst = false);
 
 /// The prototypes (without ';').
-std::string setupPrototype(const ProgramInterface &interface);
-std::string setupWithLayoutPrototype(const ProgramInterface &interface);
+std::string createPrototype(const ProgramInterface &interface);
+std::string createWithLayoutPrototype(const ProgramInterface &interface);
 std::string runPrototype(const ProgramInterface &interface);
 std::string runAndVerifyPrototype(const ProgramInterface &interface);
-std::string freePrototype(const ProgramInterface &interface);
+std::string destroyPrototype(const ProgramInterface &interface);
 std::string errorMessagePrototype(const ProgramInterface &interface);
 std::string setExchangeCallbackPrototype(const ProgramInterface &interface);
 std::string setVerificationCallbackPrototype(const ProgramInterface &interface);
-std::string enableTimersPrototype(const ModuleInterface &module);
-std::string writeMetricsPrototype(const ModuleInterface &module);
+std::string enableTimersPrototype(const ProgramInterface &interface);
+std::string writeMetricsPrototype(const ProgramInterface &interface);
 
 /// One line per parameter ("vn: Edge x K x f64, in"), for comments.
 std::vector<std::string> describeParameters(const ProgramInterface &interface);

@@ -1,6 +1,6 @@
 /* c_driver.c: a C99 caller of the diffusion library that fusec_add_stencils built, the way
  * ICON's own code would call it: fields padded to one leading dimension (nproma) for every
- * location, set up once, run, verified, timed.
+ * location, one instance per program created once, run, verified, timed.
  *
  *   c_driver GRID NLEV OUTPUT_DIR     (writes OUTPUT_DIR/metrics.json and z_temp.npy)
  *
@@ -115,13 +115,18 @@ static double seconds_now(void) {
 }
 
 static void check_error_codes(const fusec_mesh *mesh, int32_t nlev) {
-  EXPECT(calculate_nabla2_of_theta_run(NULL, NULL, NULL, 0, 0, 0, 0) == FUSEC_ERROR_NOT_SET_UP,
-         "P_run before P_setup");
-  EXPECT(calculate_nabla2_of_theta_setup(NULL, nlev, NULL) == FUSEC_ERROR_INVALID_ARGUMENT,
-         "P_setup without a mesh");
+  EXPECT(calculate_nabla2_of_theta_run(NULL, NULL, NULL, NULL, 0, 0, 0, 0) ==
+             FUSEC_ERROR_NOT_SET_UP,
+         "P_run without an instance");
+  calculate_nabla2_of_theta_handle *instance = NULL;
+  EXPECT(calculate_nabla2_of_theta_create(NULL, nlev, NULL, &instance) ==
+                 FUSEC_ERROR_INVALID_ARGUMENT &&
+             instance == NULL,
+         "P_create without a mesh");
   fusec_layout too_small = {{1, 1, 1}};
-  EXPECT(calculate_nabla2_of_theta_setup_with_layout(mesh, nlev, &too_small, NULL) ==
-             FUSEC_ERROR_INVALID_ARGUMENT,
+  EXPECT(calculate_nabla2_of_theta_create_with_layout(mesh, nlev, &too_small, NULL, &instance) ==
+                 FUSEC_ERROR_INVALID_ARGUMENT &&
+             instance == NULL,
          "a leading dimension below the number of points");
   EXPECT(strstr(calculate_nabla2_of_theta_error_message(FUSEC_ERROR_VERIFICATION),
                 "verification") != NULL,
@@ -160,15 +165,17 @@ static void check_nabla2_of_theta(const fusec_mesh *mesh, const fusec_layout *la
   int32_t cells = mesh->num_points[FUSEC_CELL], edges = mesh->num_points[FUSEC_EDGE];
   int64_t ld = layout->ld[FUSEC_CELL];
   int32_t lo = cells / 4, hi = cells, k_lo = 1, k_hi = nlev;
-  EXPECT(calculate_nabla2_of_theta_setup_with_layout(mesh, nlev, layout, NULL) == FUSEC_SUCCESS,
-         "setup of calculate_nabla2_of_theta");
+  calculate_nabla2_of_theta_handle *nabla2 = NULL;
+  EXPECT(calculate_nabla2_of_theta_create_with_layout(mesh, nlev, layout, NULL, &nabla2) ==
+             FUSEC_SUCCESS,
+         "creating calculate_nabla2_of_theta");
   Field z_nabla2_e = random_field("z_nabla2_e", edges, layout->ld[FUSEC_EDGE], 0, nlev);
   Field geofac_div = random_field("geofac_div", cells, ld, 3, 0);
   Field z_temp = random_field("z_temp", cells, ld, 0, nlev);
   Field z_temp_before = copy_field(&z_temp);
 
-  EXPECT(calculate_nabla2_of_theta_run(z_nabla2_e.data, geofac_div.data, z_temp.data, lo, hi, k_lo,
-                                       k_hi) == FUSEC_SUCCESS,
+  EXPECT(calculate_nabla2_of_theta_run(nabla2, z_nabla2_e.data, geofac_div.data, z_temp.data, lo,
+                                       hi, k_lo, k_hi) == FUSEC_SUCCESS,
          "calculate_nabla2_of_theta_run");
 
   /* The reference: the same sum in the same order; outside the domain the values before. */
@@ -188,16 +195,16 @@ static void check_nabla2_of_theta(const fusec_mesh *mesh, const fusec_layout *la
   check_npy_round_trip(&z_temp, output_dir);
 
   /* Verification: the caller's results pass; one corrupted value is reported where it is. */
-  calculate_nabla2_of_theta_set_verification_callback(record_check, NULL);
+  calculate_nabla2_of_theta_set_verification_callback(nabla2, record_check, NULL);
   reports = 0;
   int status = calculate_nabla2_of_theta_run_and_verify(
-      z_nabla2_e.data, geofac_div.data, z_temp.data, lo, hi, k_lo, k_hi, z_temp_before.data, NULL);
+      nabla2, z_nabla2_e.data, geofac_div.data, z_temp.data, lo, hi, k_lo, k_hi, z_temp_before.data, NULL);
   EXPECT(status == FUSEC_SUCCESS && reports == 1 && reported.num_failures == 0 &&
              strcmp(reported.field, "z_temp") == 0 && reported.num_values == (int64_t)cells * nlev,
          "run_and_verify of correct results: status %d, %d reports", status, reports);
   int32_t bad_point = cells / 2, bad_level = 3;
   z_temp.data[bad_point + bad_level * ld] += 1e-6;
-  status = calculate_nabla2_of_theta_run_and_verify(z_nabla2_e.data, geofac_div.data, z_temp.data,
+  status = calculate_nabla2_of_theta_run_and_verify(nabla2, z_nabla2_e.data, geofac_div.data, z_temp.data,
                                                     lo, hi, k_lo, k_hi, z_temp_before.data, NULL);
   EXPECT(status == FUSEC_ERROR_VERIFICATION && reported.num_failures == 1 &&
              reported.worst_point == bad_point && reported.worst_level == bad_level &&
@@ -206,30 +213,31 @@ static void check_nabla2_of_theta(const fusec_mesh *mesh, const fusec_layout *la
          "run_and_verify of a corrupted result: status %d, %lld failures at point %d level %d",
          status, (long long)reported.num_failures, reported.worst_point, reported.worst_level);
   fusec_tolerances loose = {-1.0, 1e-3}; /* default rtol, atol above the corruption */
-  status = calculate_nabla2_of_theta_run_and_verify(z_nabla2_e.data, geofac_div.data, z_temp.data,
+  status = calculate_nabla2_of_theta_run_and_verify(nabla2, z_nabla2_e.data, geofac_div.data, z_temp.data,
                                                     lo, hi, k_lo, k_hi, z_temp_before.data, &loose);
   EXPECT(status == FUSEC_SUCCESS && reported.tolerances.atol == 1e-3 &&
              reported.tolerances.rtol == 1e-12,
          "run_and_verify within caller-given tolerances: status %d", status);
   /* Without a callback the report goes to stderr (visible in the test log). */
-  calculate_nabla2_of_theta_set_verification_callback(NULL, NULL);
+  calculate_nabla2_of_theta_set_verification_callback(nabla2, NULL, NULL);
   fprintf(stderr, "c_driver: expect one verification report of z_temp below\n");
-  EXPECT(calculate_nabla2_of_theta_run_and_verify(z_nabla2_e.data, geofac_div.data, z_temp.data, lo,
+  EXPECT(calculate_nabla2_of_theta_run_and_verify(nabla2, z_nabla2_e.data, geofac_div.data, z_temp.data, lo,
                                                   hi, k_lo, k_hi, z_temp_before.data,
                                                   NULL) == FUSEC_ERROR_VERIFICATION,
          "run_and_verify reporting to stderr");
 
-  /* Timers: three timed runs, then the JSON of every program that ran. */
-  fusec_diffusion_enable_timers(1);
+  /* Timers: three timed runs, then the instance's JSON. */
+  calculate_nabla2_of_theta_enable_timers(nabla2, 1);
   for (int run = 0; run < 3; ++run)
-    calculate_nabla2_of_theta_run(z_nabla2_e.data, geofac_div.data, z_temp.data, lo, hi, k_lo,
-                                  k_hi);
-  fusec_diffusion_enable_timers(0);
+    calculate_nabla2_of_theta_run(nabla2, z_nabla2_e.data, geofac_div.data, z_temp.data, lo, hi,
+                                  k_lo, k_hi);
+  calculate_nabla2_of_theta_enable_timers(nabla2, 0);
   char metrics_path[4096];
   snprintf(metrics_path, sizeof metrics_path, "%s/metrics.json", output_dir);
-  EXPECT(fusec_diffusion_write_metrics(metrics_path) == FUSEC_SUCCESS, "writing %s", metrics_path);
+  EXPECT(calculate_nabla2_of_theta_write_metrics(nabla2, metrics_path) == FUSEC_SUCCESS,
+         "writing %s", metrics_path);
 
-  calculate_nabla2_of_theta_free();
+  calculate_nabla2_of_theta_destroy(nabla2);
   free(z_nabla2_e.data);
   free(geofac_div.data);
   free(z_temp.data);
@@ -241,15 +249,17 @@ static void check_nabla2_of_theta(const fusec_mesh *mesh, const fusec_layout *la
 static void check_half_levels(const fusec_mesh *mesh, const fusec_layout *layout, int32_t nlev) {
   int32_t cells = mesh->num_points[FUSEC_CELL];
   int64_t ld = layout->ld[FUSEC_CELL];
-  EXPECT(copy_field_half_levels_setup_with_layout(mesh, nlev, layout, NULL) == FUSEC_SUCCESS,
-         "setup of copy_field_half_levels");
+  copy_field_half_levels_handle *copy = NULL;
+  EXPECT(copy_field_half_levels_create_with_layout(mesh, nlev, layout, NULL, &copy) ==
+             FUSEC_SUCCESS,
+         "creating copy_field_half_levels");
   Field old_f = random_field("old_f", cells, ld, 0, nlev + 1);
   Field new_f = random_field("new_f", cells, ld, 0, nlev + 1);
-  EXPECT(copy_field_half_levels_run(old_f.data, new_f.data, 0, cells) == FUSEC_SUCCESS,
+  EXPECT(copy_field_half_levels_run(copy, old_f.data, new_f.data, 0, cells) == FUSEC_SUCCESS,
          "copy_field_half_levels_run");
   check_values("new_f", &new_f, &old_f);
   EXPECT(padding_untouched(&new_f), "new_f: the padding was written");
-  copy_field_half_levels_free();
+  copy_field_half_levels_destroy(copy);
   free(old_f.data);
   free(new_f.data);
 }
@@ -270,6 +280,7 @@ static double time_calls(Runner run, void *arguments, int calls) {
 }
 
 typedef struct Nabla4Arguments {
+  calculate_nabla4_handle *instance;
   Field u_vert, v_vert, primal_normal_vert_v1, primal_normal_vert_v2, z_nabla2_e,
       inv_vert_vert_length, inv_primal_edge_length, z_nabla4_e2;
   int32_t h_end, v_end;
@@ -277,7 +288,7 @@ typedef struct Nabla4Arguments {
 
 static int run_nabla4(void *opaque) {
   Nabla4Arguments *a = opaque;
-  return calculate_nabla4_run(a->u_vert.data, a->v_vert.data, a->primal_normal_vert_v1.data,
+  return calculate_nabla4_run(a->instance, a->u_vert.data, a->v_vert.data, a->primal_normal_vert_v1.data,
                               a->primal_normal_vert_v2.data, a->z_nabla2_e.data,
                               a->inv_vert_vert_length.data, a->inv_primal_edge_length.data,
                               a->z_nabla4_e2.data, 0, a->h_end, 0, a->v_end);
@@ -298,8 +309,10 @@ static void benchmark(const char *grid_name, const fusec_mesh *mesh, const fusec
   a.inv_vert_vert_length = random_field("inv_vert_vert_length", edges, ld_e, 0, 0);
   a.inv_primal_edge_length = random_field("inv_primal_edge_length", edges, ld_e, 0, 0);
   a.z_nabla4_e2 = random_field("z_nabla4_e2", edges, ld_e, 0, nlev);
-  EXPECT(calculate_nabla4_setup_with_layout(mesh, nlev, layout, NULL) == FUSEC_SUCCESS,
-         "setup of calculate_nabla4");
+  a.instance = NULL;
+  EXPECT(calculate_nabla4_create_with_layout(mesh, nlev, layout, NULL, &a.instance) ==
+             FUSEC_SUCCESS,
+         "creating calculate_nabla4");
   a.v_end = nlev;
   a.h_end = edges;
   EXPECT(run_nabla4(&a) == FUSEC_SUCCESS, "calculate_nabla4_run");
@@ -312,7 +325,7 @@ static void benchmark(const char *grid_name, const fusec_mesh *mesh, const fusec
          "  empty domain: %8.3f us per call\n"
          "  whole domain: %8.1f us per call\n",
          grid_name, edges, nlev, threads != NULL ? threads : "unset", 1e6 * empty, 1e6 * whole);
-  calculate_nabla4_free();
+  calculate_nabla4_destroy(a.instance);
   Field *fields[] = {&a.u_vert,
                      &a.v_vert,
                      &a.primal_normal_vert_v1,

@@ -11,10 +11,11 @@ stn.connectivity @C2E : Cell -> Edge [3] skip
 stn.connectivity @C2E2C : Cell -> Cell [3] skip
 stn.connectivity @E2C : Edge -> Cell [2]
 
-// Errors come back as status codes.
-// CHECK: run before setup: 1
-// CHECK-NEXT: setup without C2E2C: 3 (a neighbour table the program needs is missing
-// CHECK-NEXT: setup: 0
+// Errors come back as status codes; a failed create leaves no instance.
+// CHECK: run without an instance: 1
+// CHECK-NEXT: create without C2E2C: 3 (a neighbour table the program needs is missing
+// CHECK-SAME: instance null
+// CHECK-NEXT: create: 0
 // CHECK-NEXT: run on 4 of 3 cells: 5
 // CHECK-NEXT: run: 0
 

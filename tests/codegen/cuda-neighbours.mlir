@@ -45,46 +45,46 @@ stn.connectivity @E2C2V : Edge -> Vertex [4] skip
 
 // The launcher checks the domain, then (timed when timers are on) launches
 // one block of 128 points by one level.
-// CHECK-LABEL: static int launch_nabla(int32_t h_lb, int32_t h_ub, int32_t k_lb, int32_t k_ub,
+// CHECK-LABEL: static int launch_nabla(nabla_handle &instance, int32_t h_lb, int32_t h_ub, int32_t k_lb,
 // CHECK: if (h_lb >= h_ub || k_lb >= k_ub)
 // CHECK-NEXT: return FUSEC_SUCCESS;
-// CHECK-NEXT: if (!nabla_state.extents.horizontal_inside(FUSEC_EDGE, h_lb, h_ub) ||
-// CHECK-NEXT: !nabla_state.extents.vertical_inside(k_lb, k_ub, false))
+// CHECK-NEXT: if (!instance.extents.horizontal_inside(FUSEC_EDGE, h_lb, h_ub) ||
+// CHECK-NEXT: !instance.extents.vertical_inside(k_lb, k_ub, false))
 // CHECK-NEXT: return FUSEC_ERROR_DOMAIN;
-// CHECK-NEXT: fusec::TimedLaunch timed(nabla_state.timers, 0, nabla_state.stream);
+// CHECK-NEXT: fusec::TimedLaunch timed(instance.timers, 0, instance.stream);
 // CHECK-NEXT: FUSEC_LAUNCH(nabla,
 // CHECK-NEXT: dim3(static_cast<unsigned>((h_ub - h_lb + kThreadsPerBlock - 1) / kThreadsPerBlock),
 // CHECK-NEXT: static_cast<unsigned>(k_ub - k_lb)),
-// CHECK-NEXT: kThreadsPerBlock, 0, nabla_state.stream)(
+// CHECK-NEXT: kThreadsPerBlock, 0, instance.stream)(
 // CHECK-NEXT: h_lb, h_ub, k_lb, k_ub, theta, u_vert, pn, vert_off, z_out,
-// CHECK: nabla_state.extents.ld[FUSEC_CELL],
-// CHECK: nabla_state.extents.ld[FUSEC_EDGE],
-// CHECK: nabla_state.extents.ld[FUSEC_VERTEX],
-// CHECK: nabla_state.E2C.data(),
-// CHECK: nabla_state.E2C.ld(),
-// CHECK: nabla_state.E2C2V.data(),
-// CHECK: nabla_state.E2C2V.ld());
+// CHECK: instance.extents.ld[FUSEC_CELL],
+// CHECK: instance.extents.ld[FUSEC_EDGE],
+// CHECK: instance.extents.ld[FUSEC_VERTEX],
+// CHECK: instance.E2C.data(),
+// CHECK: instance.E2C.ld(),
+// CHECK: instance.E2C2V.data(),
+// CHECK: instance.E2C2V.ld());
 // CHECK-NEXT: return fusec::launch_status();
 
-// The program body is one static function, which P_run calls.
-// CHECK-LABEL: static int execute_nabla(
+// The program body is one static function on the instance, which P_run calls.
+// CHECK-LABEL: static int execute_nabla(nabla_handle &instance,
 // CHECK: const int32_t *vert_off,
 // CHECK: int32_t hi) {
-// CHECK-NEXT: const int32_t t0 = nabla_state.extents.nlev - 1;
-// CHECK-NEXT: if (int rc = launch_nabla(lo, hi, 1, t0, theta, u_vert, pn, vert_off, z_out))
+// CHECK-NEXT: const int32_t t0 = instance.extents.nlev - 1;
+// CHECK-NEXT: if (int rc = launch_nabla(instance, lo, hi, 1, t0, theta, u_vert, pn, vert_off, z_out))
 // CHECK-NEXT: return rc;
 // CHECK-NEXT: return FUSEC_SUCCESS;
 
-// CHECK-LABEL: extern "C" int nabla_setup_with_layout(
-// CHECK: status = nabla_state.E2C.load(mesh, "E2C", FUSEC_EDGE, FUSEC_CELL, 2, nabla_state.stream);
-// CHECK: status = nabla_state.E2C2V.load(mesh, "E2C2V", FUSEC_EDGE, FUSEC_VERTEX, 4, nabla_state.stream);
+// CHECK-LABEL: extern "C" int nabla_create_with_layout(
+// CHECK: status = instance->E2C.load(mesh, "E2C", FUSEC_EDGE, FUSEC_CELL, 2, instance->stream);
+// CHECK: status = instance->E2C2V.load(mesh, "E2C2V", FUSEC_EDGE, FUSEC_VERTEX, 4, instance->stream);
 
 // CHECK-LABEL: extern "C" int nabla_run(
 // CHECK: int32_t hi) {
-// CHECK-NEXT: if (!nabla_state.ready)
+// CHECK-NEXT: if (handle == nullptr)
 // CHECK-NEXT: return FUSEC_ERROR_NOT_SET_UP;
-// CHECK-NEXT: fusec::TimedRun<1> timed(nabla_state.timers, nabla_state.stream);
-// CHECK-NEXT: return execute_nabla(theta, u_vert, pn, vert_off, z_out, lo, hi);
+// CHECK-NEXT: fusec::TimedRun<1> timed(handle->timers, handle->stream);
+// CHECK-NEXT: return execute_nabla(*handle, theta, u_vert, pn, vert_off, z_out, lo, hi);
 stn.program @nabla(%theta: !stn.field<Cell x K x f64> {stn.name = "theta"},
     %u: !stn.field<Vertex x K x f64> {stn.name = "u_vert"},
     %pn: !stn.field<Edge x E2C2V[4] x K x f64> {stn.name = "pn"},

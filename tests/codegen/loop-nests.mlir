@@ -15,12 +15,13 @@ stn.connectivity @E2C : Edge -> Cell [2]
 // CUDA-NEXT: const double limit_1 = limit[k + 1];
 // CUDA-NEXT: const double t0 = limit_1 * 0.5;
 // CUDA-NEXT: scaled[k] = t0;
-// CUDA: static int launch_profile(int32_t k_lb, int32_t k_ub, const double *limit, double *scaled) {
+// CUDA: static int launch_profile(levels_handle &instance, int32_t k_lb, int32_t k_ub, const double *limit,
+// CUDA-NEXT: double *scaled) {
 // CUDA-NEXT: if (k_lb >= k_ub)
 // CUDA-NEXT: return FUSEC_SUCCESS;
-// CUDA-NEXT: if (!levels_state.extents.vertical_inside(k_lb, k_ub, false))
+// CUDA-NEXT: if (!instance.extents.vertical_inside(k_lb, k_ub, false))
 // CUDA-NEXT: return FUSEC_ERROR_DOMAIN;
-// CUDA-NEXT: fusec::TimedLaunch timed(levels_state.timers, 0, levels_state.stream);
+// CUDA-NEXT: fusec::TimedLaunch timed(instance.timers, 0, instance.stream);
 // CUDA-NEXT: FUSEC_LAUNCH(profile,
 // CUDA-NEXT: dim3(static_cast<unsigned>((k_ub - k_lb + kThreadsPerBlock - 1) / kThreadsPerBlock)),
 
@@ -36,8 +37,8 @@ stn.connectivity @E2C : Edge -> Cell [2]
 // CUDA-NEXT: const int32_t k = k_lb + static_cast<int32_t>(blockIdx.y);
 // CUDA-NEXT: const double t0 = static_cast<double>(k);
 // CUDA-NEXT: w[h + k * cell_ld] = t0;
-// CUDA: if (!levels_state.extents.horizontal_inside(FUSEC_CELL, h_lb, h_ub) ||
-// CUDA-NEXT: !levels_state.extents.vertical_inside(k_lb, k_ub, true))
+// CUDA: if (!instance.extents.horizontal_inside(FUSEC_CELL, h_lb, h_ub) ||
+// CUDA-NEXT: !instance.extents.vertical_inside(k_lb, k_ub, true))
 
 // CPP-LABEL: static void interfaces(
 // CPP: const int32_t h_blocks = (h_ub - h_lb + kHorizontalBlock - 1) / kHorizontalBlock;

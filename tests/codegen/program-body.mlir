@@ -5,15 +5,16 @@
 // stn.image through a host copy of its table (cached per range), buffers
 // allocated once at setup, kernel launches in order, and stn.exchange calling
 // the registered callback. scf.if inside a kernel becomes an if statement.
-// The body is one static function: P_run calls it on the caller's fields
-// (timed when timers are on), P_run_and_verify on copies of the outputs, which
-// it then compares with the caller's.
+// The body is one static function taking the instance: P_run calls it on the
+// caller's fields (timed when timers are on), P_run_and_verify on copies of
+// the outputs, which it then compares with the caller's.
 
 stn.connectivity @C2E2CO : Cell -> Cell [4] skip
 stn.connectivity @E2C : Edge -> Cell [2]
 
-// CHECK-LABEL: struct smooth_program_state {
-// CHECK-NEXT: bool ready = false;
+// The handle's type holds everything of one instance; the file has no other state.
+// CHECK-NOT: static {{[a-z_:]+}} {{[a-z_]+}};
+// CHECK-LABEL: struct smooth_handle {
 // CUDA-NEXT: cudaStream_t stream = nullptr;
 // CPP-NEXT: void *stream = nullptr;
 // CHECK-NEXT: fusec::Extents extents;
@@ -57,121 +58,136 @@ stn.connectivity @E2C : Edge -> Cell [2]
 // CHECK-NEXT: const double t3 = t0 * 2.0;
 // CHECK-NEXT: tmp[h + k * cell_ld] = t3;
 
-// CHECK-LABEL: static int execute_smooth(double *theta, double *geofac, bool full, bool top, int32_t lo,
-// CHECK-NEXT: int32_t hi) {
+// CHECK-LABEL: static int execute_smooth(smooth_handle &instance, double *theta, double *geofac, bool full,
+// CHECK-NEXT: bool top, int32_t lo, int32_t hi) {
 // CUDA-NEXT: int32_t c2e2co_lo = 0, c2e2co_hi = 0;
-// CUDA-NEXT: if (int rc = smooth_state.C2E2CO_host.image(lo, hi, &c2e2co_lo, &c2e2co_hi))
+// CUDA-NEXT: if (int rc = instance.C2E2CO_host.image(lo, hi, &c2e2co_lo, &c2e2co_hi))
 // CPP-NEXT: int32_t c2e2co_lo = 0, c2e2co_hi = 0;
-// CPP-NEXT: if (int rc = smooth_state.C2E2CO.image(lo, hi, &c2e2co_lo, &c2e2co_hi))
+// CPP-NEXT: if (int rc = instance.C2E2CO.image(lo, hi, &c2e2co_lo, &c2e2co_hi))
 // CHECK-NEXT: return rc;
-// CHECK-NEXT: const int32_t t0 = smooth_state.extents.nlev - 1;
+// CHECK-NEXT: const int32_t t0 = instance.extents.nlev - 1;
 // CHECK-NEXT: int32_t t1;
 // CHECK-NEXT: if (full) {
-// CHECK-NEXT: if (int rc = launch_lap(c2e2co_lo, c2e2co_hi, 0, smooth_state.extents.nlev, theta,
-// CHECK-NEXT: smooth_state.tmp.data()))
+// CHECK-NEXT: if (int rc = launch_lap(instance, c2e2co_lo, c2e2co_hi, 0, instance.extents.nlev, theta,
+// CHECK-NEXT: instance.tmp.data()))
 // CHECK-NEXT: return rc;
 // CHECK-NEXT: t1 = 0;
 // CHECK-NEXT: } else {
 // CHECK-NEXT: t1 = t0;
 // CHECK-NEXT: }
-// CHECK-NEXT: if (int rc = launch_copy(lo, hi, t1, smooth_state.extents.nlev, smooth_state.tmp.data(), theta))
+// CHECK-NEXT: if (int rc = launch_copy(instance, lo, hi, t1, instance.extents.nlev, instance.tmp.data(), theta))
 // CHECK-NEXT: return rc;
-// CHECK-NEXT: if (int rc = launch_limit(lo, hi, geofac, smooth_state.limiter.data()))
+// CHECK-NEXT: if (int rc = launch_limit(instance, lo, hi, geofac, instance.limiter.data()))
 // CHECK-NEXT: return rc;
 // CHECK-NEXT: {
 // CHECK-NEXT: const fusec_exchange_field exchanged[] = {
-// CHECK-NEXT: smooth_state.extents.describe("theta", theta, FUSEC_F64, FUSEC_CELL, fusec::Levels::Full,
-// CHECK: smooth_state.extents.describe("limiter", smooth_state.limiter.data(), FUSEC_F32, FUSEC_EDGE,
+// CHECK-NEXT: instance.extents.describe("theta", theta, FUSEC_F64, FUSEC_CELL, fusec::Levels::Full,
+// CHECK: instance.extents.describe("limiter", instance.limiter.data(), FUSEC_F32, FUSEC_EDGE,
 // CHECK-NEXT: fusec::Levels::Flat, 0),
-// CHECK-NEXT: smooth_state.extents.describe("geofac", geofac, FUSEC_F64, FUSEC_CELL, fusec::Levels::Flat,
-// CHECK-NEXT: 4),
+// CHECK-NEXT: instance.extents.describe("geofac", geofac, FUSEC_F64, FUSEC_CELL, fusec::Levels::Flat, 4),
 // CHECK-NEXT: };
-// CHECK-NEXT: if (int rc = smooth_state.exchange("smooth", exchanged, 3, smooth_state.stream))
+// CHECK-NEXT: if (int rc = instance.exchange("smooth", exchanged, 3, instance.stream))
 // CHECK-NEXT: return rc;
 // CHECK-NEXT: }
 // CHECK-NEXT: return FUSEC_SUCCESS;
 // CHECK-NEXT: }
 
-// CHECK-LABEL: extern "C" void smooth_free(void) {
-// CHECK-NEXT: smooth_state.ready = false;
-// CHECK-NEXT: smooth_state.C2E2CO.release();
-// CHECK-NEXT: smooth_state.E2C.release();
-// CUDA-NEXT: smooth_state.C2E2CO_host.release();
-// CHECK-NEXT: smooth_state.tmp.release();
-// CHECK-NEXT: smooth_state.limiter.release();
-// CHECK-NEXT: smooth_state.theta_reference.release();
-// CHECK-NEXT: smooth_state.geofac_reference.release();
-// CHECK-NEXT: smooth_state.timers.release();
+// Callbacks and timers belong to the instance; a null handle is ignored.
+// CHECK-LABEL: extern "C" void smooth_set_exchange_callback(smooth_handle *handle,
+// CHECK-NEXT: fusec_exchange_callback callback, void *user_data) {
+// CHECK-NEXT: if (handle == nullptr)
+// CHECK-NEXT: return;
+// CHECK-NEXT: handle->exchange.callback = callback;
+// CHECK-NEXT: handle->exchange.user_data = user_data;
+// CHECK-LABEL: extern "C" void smooth_enable_timers(smooth_handle *handle, int enabled) {
+// CHECK-NEXT: if (handle != nullptr)
+// CHECK-NEXT: handle->timers.enabled = enabled != 0;
+// CHECK-LABEL: extern "C" int smooth_write_metrics(const smooth_handle *handle, const char *path) {
+// CHECK-NEXT: if (handle == nullptr)
+// CHECK-NEXT: return FUSEC_ERROR_NOT_SET_UP;
+// CUDA-NEXT: fusec::MetricsWriter metrics("fusec-cuda");
+// CPP-NEXT: fusec::MetricsWriter metrics("fusec-cpp");
+// CHECK-NEXT: handle->timers.report(metrics);
+// CHECK-NEXT: return metrics.write(path);
+
+// CHECK-LABEL: extern "C" void smooth_destroy(smooth_handle *handle) {
+// CHECK-NEXT: if (handle == nullptr)
+// CHECK-NEXT: return;
+// CHECK-NEXT: handle->C2E2CO.release();
+// CHECK-NEXT: handle->E2C.release();
+// CUDA-NEXT: handle->C2E2CO_host.release();
+// CHECK-NEXT: handle->tmp.release();
+// CHECK-NEXT: handle->limiter.release();
+// CHECK-NEXT: handle->theta_reference.release();
+// CHECK-NEXT: handle->geofac_reference.release();
+// CHECK-NEXT: handle->timers.release();
+// CHECK-NEXT: delete handle;
 // CHECK-NEXT: }
 
-// Buffers are allocated at setup, never per call; P_setup is the tight layout.
-// Setup's copies and fills go on the caller's stream, set first.
-// CHECK-LABEL: extern "C" int smooth_setup_with_layout(const fusec_mesh *mesh, int32_t nlev,
-// CHECK-NEXT: const fusec_layout *layout, void *stream) {
-// CHECK-NEXT: smooth_free();
-// CUDA-NEXT: smooth_state.stream = static_cast<cudaStream_t>(stream);
-// CPP-NEXT: smooth_state.stream = stream;
-// CHECK-NEXT: int status = smooth_state.extents.init(mesh, nlev, layout);
-// CHECK: smooth_state.C2E2CO.load(mesh, "C2E2CO", FUSEC_CELL, FUSEC_CELL, 4, smooth_state.stream);
-// CHECK: status = smooth_state.E2C.load(mesh, "E2C", FUSEC_EDGE, FUSEC_CELL, 2, smooth_state.stream);
-// CUDA: smooth_state.C2E2CO_host.load(mesh, "C2E2CO", FUSEC_CELL, FUSEC_CELL, 4,
-// CUDA-NEXT: smooth_state.stream);
-// CHECK: status = smooth_state.tmp.allocate(
-// CHECK-NEXT: smooth_state.extents.elements(FUSEC_CELL, fusec::Levels::Full, 0), smooth_state.stream);
-// CHECK: status = smooth_state.limiter.allocate(
-// CHECK: smooth_state.extents.elements(FUSEC_EDGE, fusec::Levels::Flat, 0), smooth_state.stream);
+// Buffers are allocated at creation, never per call; P_create is the tight
+// layout. Creation's copies and fills go on the caller's stream, set first; a
+// failed creation releases what it made and leaves the handle null.
+// CHECK-LABEL: extern "C" int smooth_create_with_layout(const fusec_mesh *mesh, int32_t nlev,
+// CHECK-NEXT: const fusec_layout *layout, void *stream,
+// CHECK-NEXT: smooth_handle **handle) {
+// CHECK-NEXT: if (handle == nullptr)
+// CHECK-NEXT: return FUSEC_ERROR_INVALID_ARGUMENT;
+// CHECK-NEXT: *handle = nullptr;
+// CHECK-NEXT: smooth_handle *instance = new (std::nothrow) smooth_handle;
+// CHECK-NEXT: if (instance == nullptr)
+// CHECK-NEXT: return FUSEC_ERROR_OUT_OF_MEMORY;
+// CUDA-NEXT: instance->stream = static_cast<cudaStream_t>(stream);
+// CPP-NEXT: instance->stream = stream;
+// CHECK-NEXT: int status = instance->extents.init(mesh, nlev, layout);
+// CHECK: instance->C2E2CO.load(mesh, "C2E2CO", FUSEC_CELL, FUSEC_CELL, 4, instance->stream);
+// CHECK: status = instance->E2C.load(mesh, "E2C", FUSEC_EDGE, FUSEC_CELL, 2, instance->stream);
+// CUDA: instance->C2E2CO_host.load(mesh, "C2E2CO", FUSEC_CELL, FUSEC_CELL, 4, instance->stream);
+// CHECK: status = instance->tmp.allocate(instance->extents.elements(FUSEC_CELL, fusec::Levels::Full, 0),
+// CHECK-NEXT: instance->stream);
+// CHECK: status = instance->limiter.allocate(
+// CHECK-NEXT: instance->extents.elements(FUSEC_EDGE, fusec::Levels::Flat, 0), instance->stream);
 // CHECK: if (status != FUSEC_SUCCESS) {
-// CHECK-NEXT: smooth_free();
+// CHECK-NEXT: smooth_destroy(instance);
 // CHECK-NEXT: return status;
 // CHECK-NEXT: }
-// CHECK-NEXT: smooth_state.ready = true;
+// CHECK-NEXT: *handle = instance;
 // CHECK-NEXT: return FUSEC_SUCCESS;
 
-// CHECK-LABEL: extern "C" int smooth_setup(const fusec_mesh *mesh, int32_t nlev, void *stream) {
-// CHECK-NEXT: return smooth_setup_with_layout(mesh, nlev, nullptr, stream);
+// CHECK-LABEL: extern "C" int smooth_create(const fusec_mesh *mesh, int32_t nlev, void *stream,
+// CHECK-NEXT: smooth_handle **handle) {
+// CHECK-NEXT: return smooth_create_with_layout(mesh, nlev, nullptr, stream, handle);
 
-// CHECK-LABEL: extern "C" int smooth_run(
-// CHECK: if (!smooth_state.ready)
+// CHECK-LABEL: extern "C" int smooth_run(smooth_handle *handle, double *theta, double *geofac, bool full, bool top,
+// CHECK: if (handle == nullptr)
 // CHECK-NEXT: return FUSEC_ERROR_NOT_SET_UP;
-// CHECK-NEXT: fusec::TimedRun<3> timed(smooth_state.timers, smooth_state.stream);
-// CHECK-NEXT: return execute_smooth(theta, geofac, full, top, lo, hi);
+// CHECK-NEXT: fusec::TimedRun<3> timed(handle->timers, handle->stream);
+// CHECK-NEXT: return execute_smooth(*handle, theta, geofac, full, top, lo, hi);
 
-// CHECK-LABEL: extern "C" int smooth_run_and_verify(const double *theta, const double *geofac,
-// CHECK-SAME: bool full, bool top,
-// CHECK: int32_t lo, int32_t hi, const double *theta_before,
-// CHECK: const double *geofac_before,
-// CHECK: const fusec_tolerances *tolerances) {
-// CHECK-NEXT: if (!smooth_state.ready)
+// CHECK-LABEL: extern "C" int smooth_run_and_verify(smooth_handle *handle, const double *theta,
+// CHECK-NEXT: const double *geofac, bool full, bool top, int32_t lo,
+// CHECK-NEXT: int32_t hi, const double *theta_before,
+// CHECK-NEXT: const double *geofac_before,
+// CHECK-NEXT: const fusec_tolerances *tolerances) {
+// CHECK-NEXT: if (handle == nullptr)
 // CHECK-NEXT: return FUSEC_ERROR_NOT_SET_UP;
-// CHECK-NEXT: if (int rc = smooth_state.theta_reference.assign(
-// CHECK-NEXT: theta_before, smooth_state.extents.elements(FUSEC_CELL, fusec::Levels::Full, 0),
-// CHECK-NEXT: smooth_state.stream))
+// CHECK-NEXT: if (int rc = handle->theta_reference.assign(
+// CHECK-NEXT: theta_before, handle->extents.elements(FUSEC_CELL, fusec::Levels::Full, 0),
+// CHECK-NEXT: handle->stream))
 // CHECK-NEXT: return rc;
-// CHECK-NEXT: if (int rc = smooth_state.geofac_reference.assign(
-// CHECK-NEXT: geofac_before, smooth_state.extents.elements(FUSEC_CELL, fusec::Levels::Flat, 4),
-// CHECK-NEXT: smooth_state.stream))
+// CHECK-NEXT: if (int rc = handle->geofac_reference.assign(
+// CHECK-NEXT: geofac_before, handle->extents.elements(FUSEC_CELL, fusec::Levels::Flat, 4),
+// CHECK-NEXT: handle->stream))
 // CHECK-NEXT: return rc;
-// CHECK-NEXT: if (int rc = execute_smooth(smooth_state.theta_reference.data(),
-// CHECK-NEXT: smooth_state.geofac_reference.data(), full, top, lo, hi))
+// CHECK-NEXT: if (int rc = execute_smooth(*handle, handle->theta_reference.data(),
+// CHECK-NEXT: handle->geofac_reference.data(), full, top, lo, hi))
 // CHECK-NEXT: return rc;
-// CHECK-NEXT: fusec::Verifier verifier("smooth", smooth_state.verification, smooth_state.extents,
-// CHECK-NEXT: smooth_state.stream, tolerances);
-// CHECK-NEXT: verifier.check("theta", theta, smooth_state.theta_reference.data(), FUSEC_CELL,
-// CHECK-NEXT: fusec::Levels::Full, 0);
-// CHECK-NEXT: verifier.check("geofac", geofac, smooth_state.geofac_reference.data(), FUSEC_CELL,
-// CHECK-NEXT: fusec::Levels::Flat, 4);
+// CHECK-NEXT: fusec::Verifier verifier("smooth", handle->verification, handle->extents, handle->stream,
+// CHECK-NEXT: tolerances);
+// CHECK-NEXT: verifier.check("theta", theta, handle->theta_reference.data(), FUSEC_CELL, fusec::Levels::Full,
+// CHECK-NEXT: 0);
+// CHECK-NEXT: verifier.check("geofac", geofac, handle->geofac_reference.data(), FUSEC_CELL, fusec::Levels::Flat,
+// CHECK-NEXT: 4);
 // CHECK-NEXT: return verifier.status();
-
-// One switch and one JSON file for the timers of every program of the module.
-// CHECK-LABEL: extern "C" void fusec_programs_enable_timers(int enabled) {
-// CHECK-NEXT: smooth_state.timers.enabled = enabled != 0;
-// CHECK-NEXT: }
-// CUDA-LABEL: extern "C" int fusec_programs_write_metrics(const char *path) {
-// CUDA-NEXT: fusec::MetricsWriter metrics("fusec-cuda");
-// CPP-LABEL: extern "C" int fusec_programs_write_metrics(const char *path) {
-// CPP-NEXT: fusec::MetricsWriter metrics("fusec-cpp");
-// CHECK-NEXT: smooth_state.timers.report(metrics);
-// CHECK-NEXT: return metrics.write(path);
 
 stn.program @smooth(%theta: !stn.field<Cell x K x f64> {stn.intent = 2 : i32, stn.name = "theta"},
     %geofac: !stn.field<Cell x C2E2CO[4] x f64> {stn.intent = 2 : i32, stn.name = "geofac"},

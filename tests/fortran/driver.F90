@@ -1,9 +1,9 @@
 ! The Fortran driver: calls fusec's output the way ICON does. Every program of diffusion.stn
-! goes through its generated wrap_run_<program> on a limited-area grid with nproma padding and
-! is checked against the reference interpreter (programs.F90, generated from the data that
-! fusec-bench --save-outputs wrote); diffusion_step reaches an exchange callback registered from
-! Fortran; and the library's Fortran module, compiled with -D__DSL_VERIFY, verifies
-! update_theta_and_exner against copies taken before the run, reporting a corrupted value.
+! goes through an instance of its generated type <program>_t (create, run, destroy) on a
+! limited-area grid with nproma padding and is checked against the reference interpreter
+! (programs.F90, generated from the data that fusec-bench --save-outputs wrote); diffusion_step
+! reaches an exchange callback registered from Fortran; and run, given copies taken before the
+! run, verifies update_theta_and_exner against them, reporting a corrupted value.
 !
 !   fortran_driver DATA_DIR
 program driver
@@ -24,7 +24,6 @@ program driver
       num_points(CELL), ' cells, ', num_points(EDGE), ' edges, ', num_points(VERTEX), &
       ' vertices, nproma ', nproma, ', levels ', nlev
 
-  call diffusion_step_set_exchange_callback(c_funloc(on_exchange), c_null_ptr)
   call run_every_program()
   call begin_program('diffusion_step')
   call expect(exchanges > 0 .and. badly_padded_exchanges == 0, &
@@ -43,9 +42,9 @@ program driver
 contains
 
   ! ICON's verification mode: its own code has computed theta_v and exner (here: the program
-  ! itself); wrap_run_* with the copies taken before runs the program from those copies and
-  ! compares.
+  ! itself); run with the copies taken before runs the program from those copies and compares.
   subroutine check_verification()
+    type(update_theta_and_exner_t) :: theta_and_exner
     real(c_double), allocatable, target :: z_temp(:, :), area(:), theta_v(:, :), exner(:, :)
     real(c_double), allocatable :: theta_v_before(:, :), exner_before(:, :)
     real(c_double), target :: rd_o_cvd
@@ -54,8 +53,8 @@ contains
     integer :: point, level
 
     call begin_program('update_theta_and_exner')
-    call check_status(update_theta_and_exner_setup_with_layout(mesh, nlev, layout, c_null_ptr), &
-                      'setup')
+    call theta_and_exner%create_with_layout(mesh, nlev, layout, status=status)
+    call check_status(status, 'create')
     allocate(z_temp(nproma, nlev), area(nproma), theta_v(nproma, nlev), exner(nproma, nlev))
     z_temp = nan64
     area = nan64
@@ -72,12 +71,12 @@ contains
     call load_scalar('v_end', c_loc(v_end), I32)
     theta_v_before = theta_v
     exner_before = exner
-    call wrap_run_update_theta_and_exner(z_temp, area, theta_v, exner, rd_o_cvd, h_start, h_end, &
-                                         v_start, v_end)
-    call update_theta_and_exner_set_verification_callback(c_funloc(on_verification), c_null_ptr)
+    call theta_and_exner%run(z_temp, area, theta_v, exner, rd_o_cvd, h_start, h_end, v_start, &
+                             v_end)
+    call theta_and_exner%set_verification_callback(c_funloc(on_verification), c_null_ptr)
 
-    call wrap_run_update_theta_and_exner(z_temp, area, theta_v, exner, rd_o_cvd, h_start, h_end, &
-        v_start, v_end, theta_v_before=theta_v_before, exner_before=exner_before, status=status)
+    call theta_and_exner%run(z_temp, area, theta_v, exner, rd_o_cvd, h_start, h_end, v_start, &
+        v_end, theta_v_before=theta_v_before, exner_before=exner_before, status=status)
     call expect(status == 0 .and. verification_reports == 2, &
                 'run_and_verify passes the correct results, reporting both outputs')
 
@@ -85,8 +84,8 @@ contains
     point = h_start + 5
     level = v_start + 2
     exner(point + 1, level + 1) = exner(point + 1, level + 1) + 1e-6_c_double
-    call wrap_run_update_theta_and_exner(z_temp, area, theta_v, exner, rd_o_cvd, h_start, h_end, &
-        v_start, v_end, theta_v_before=theta_v_before, exner_before=exner_before, status=status)
+    call theta_and_exner%run(z_temp, area, theta_v, exner, rd_o_cvd, h_start, h_end, v_start, &
+        v_end, theta_v_before=theta_v_before, exner_before=exner_before, status=status)
     call expect(status == FUSEC_ERROR_VERIFICATION, 'run_and_verify fails on a corrupted value')
     call expect(c_string(failed_check%field) == 'exner' .and. failed_check%num_failures == 1 &
                 .and. failed_check%worst_point == point .and. failed_check%worst_level == level, &
@@ -95,15 +94,16 @@ contains
         failed_check%num_failures, ' bad value of exner at cell ', failed_check%worst_point, &
         ', level ', failed_check%worst_level, ' (corrupted there)'
 
-    call wrap_run_update_theta_and_exner(z_temp, area, theta_v, exner, rd_o_cvd, h_start, h_end, &
-        v_start, v_end, theta_v_before=theta_v_before, exner_before=exner_before, &
+    call theta_and_exner%run(z_temp, area, theta_v, exner, rd_o_cvd, h_start, h_end, v_start, &
+        v_end, theta_v_before=theta_v_before, exner_before=exner_before, &
         exner_abs_tol=1e-5_c_double, status=status)
     call expect(status == 0, 'run_and_verify passes within a caller-given tolerance')
 
-    call wrap_run_update_theta_and_exner(z_temp, area, theta_v, exner, rd_o_cvd, h_start, h_end, &
-        v_start, v_end, theta_v_before=theta_v_before, status=status)
+    ! ICON's plain wrapper call, the instance passed explicitly.
+    call wrap_run_update_theta_and_exner(theta_and_exner, z_temp, area, theta_v, exner, rd_o_cvd, &
+        h_start, h_end, v_start, v_end, theta_v_before=theta_v_before, status=status)
     call expect(status == FUSEC_ERROR_INVALID_ARGUMENT, 'only some copies are an error')
-    call update_theta_and_exner_free()
+    call theta_and_exner%destroy()
   end subroutine check_verification
 
 end program driver

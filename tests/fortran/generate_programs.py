@@ -3,10 +3,11 @@
 
     generate_programs.py MANIFEST.json OUTPUT.F90
 
-For every program of the manifest, a subroutine sets the program up with the driver's padded
-layout, loads each argument from <data>/<program>/inputs into an array with nproma rows (NaN in
-the padding), calls the generated wrap_run_<program> with keyword arguments as ICON does, checks
-each output against <data>/<program>/reference and frees the program. The Fortran is generated
+For every program of the manifest, a subroutine creates an instance (type <program>_t) with the
+driver's padded layout and the driver's exchange callback, loads each argument from
+<data>/<program>/inputs into an array with nproma rows (NaN in the padding), calls the instance's
+run (wrap_run_<program>) with keyword arguments as ICON does, checks each output against
+<data>/<program>/reference and destroys the instance. The Fortran is generated
 because diffusion.stn has 32 programs with 372 parameters; the wrappers it calls are fusec's.
 """
 import json
@@ -15,7 +16,8 @@ import sys
 FORTRAN_MAX_NAME = 63  # fusec shortens longer names the same way (docs/integration.md)
 
 # Names of test_support that arguments must not hide.
-SUPPORT_NAMES = {"mesh", "nlev", "nproma", "num_points", "layout", "nan64", "nan32", "failures"}
+SUPPORT_NAMES = {"mesh", "nlev", "nproma", "num_points", "layout", "nan64", "nan32", "failures",
+                 "instance", "status"}
 
 ELEMENT = {
     "f64": ("real(c_double)", "F64", "nan64"),
@@ -82,16 +84,17 @@ def program_test(program, parameters):
         else:
             scalars.append((name, text))
     test = fortran_name("test_", program)
-    out = [f"  subroutine {test}()"]
+    out = [f"  subroutine {test}()", f"    type({fortran_name('', program, '_t')}) :: instance",
+           "    integer(c_int) :: status"]
     for field in fields:
         rank = ", ".join(":" for _ in field.extents)
         out.append(f"    {field.declared_type}, allocatable, target :: {field.name}({rank})")
     for name, text in scalars:
         out.append(f"    {ELEMENT[text][0]}, target :: {name}")
     out.append(f"    call begin_program('{program}')")
-    setup = fortran_name("", program, "_setup_with_layout")
-    out += wrapped(f"call check_status({setup}(", ["mesh", "nlev", "layout", "c_null_ptr)"],
-                   ", 'setup')", 4)
+    out.append("    call instance%create_with_layout(mesh, nlev, layout, status=status)")
+    out.append("    call check_status(status, 'create')")
+    out.append("    call instance%set_exchange_callback(c_funloc(on_exchange), c_null_ptr)")
     for field in fields:
         out.append(f"    allocate({field.name}({', '.join(field.extents)}))")
         out.append(f"    {field.name} = {field.fill}")
@@ -101,11 +104,11 @@ def program_test(program, parameters):
     # Flags are default logicals in the wrappers, as in ICON.
     arguments = [f"{name}=logical({name})" if text == "bool" else f"{name}={name}"
                  for name, text in ((p["name"], p["type"]) for p in parameters)]
-    out += wrapped(f"call {fortran_name('wrap_run_', program)}(", arguments, ")", 4)
+    out += wrapped("call instance%run(", arguments, ")", 4)
     for field in fields:
         if field.intent != "in":
             out.append(f"    call check_output('{field.name}', {field.arguments()})")
-    out.append(f"    call {fortran_name('', program, '_free')}()")
+    out.append("    call instance%destroy()")
     out.append(f"  end subroutine {test}")
     return test, out
 
@@ -133,7 +136,7 @@ def main():
         f"  integer(c_int32_t), parameter, public :: levels = {manifest['nlev']}",
         "contains",
         "",
-        "  ! Every program of the manifest, each set up, run once and freed.",
+        "  ! Every program of the manifest, each created, run once and destroyed.",
         "  subroutine run_every_program()",
     ]
     lines += [f"    call {test}()" for test in tests]

@@ -153,13 +153,13 @@ mlir::FailureOr<std::string> emitBenchSupport(mlir::ModuleOp module, ShimTarget 
     os << kCudaEvents;
   for (const codegen::ProgramInterface &interface : *interfaces) {
     os << "extern \"C\" int " << callShimName(interface.name)
-       << "(void *const *arguments, double *seconds) {\n  ";
+       << "(void *handle, void *const *arguments, double *seconds) {\n  ";
     if (target == ShimTarget::Cuda)
       os << "FusecBenchEvents events(seconds != nullptr);\n  if (int status = ";
     else
       os << "(void)seconds;\n  return ";
     os << interface.run << "(";
-    std::vector<std::string> arguments;
+    std::vector<std::string> arguments{"static_cast<" + interface.handle + " *>(handle)"};
     for (auto [index, parameter] : llvm::enumerate(interface.parameters)) {
       std::string slot = "arguments[" + std::to_string(index) + "]";
       if (parameter.isField) {

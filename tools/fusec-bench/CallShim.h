@@ -4,9 +4,11 @@
 // value), which a tool cannot call through dlsym without knowing it at compile
 // time. fusec-bench therefore appends to the emitted code, for each program,
 //
-//   extern "C" int fusec_bench_call_P(void *const *arguments, double *seconds);
+//   extern "C" int fusec_bench_call_P(void *handle, void *const *arguments,
+//                                     double *seconds);
 //
-// which calls P_run with arguments[i] as the i-th argument (a field's data
+// which calls P_run on the instance `handle` (a P_handle * from P_create) with
+// arguments[i] as the i-th argument (a field's data
 // pointer, or a pointer to a scalar of the parameter's C type) and, on CUDA,
 // waits for the device; there, when `seconds` is not null, it also stores the
 // time between CUDA events recorded on the default stream just before and

@@ -9,12 +9,13 @@
 namespace fusec::bench {
 
 std::optional<GeneratedTimers> GeneratedTimers::find(const SharedLibrary &library,
-                                                     const std::string &moduleName) {
+                                                     const std::string &program, void *handle) {
   GeneratedTimers timers;
+  timers.handle = handle;
   timers.enableTimers =
-      reinterpret_cast<void (*)(int)>(library.symbol("fusec_" + moduleName + "_enable_timers"));
-  timers.writeMetrics = reinterpret_cast<int (*)(const char *)>(
-      library.symbol("fusec_" + moduleName + "_write_metrics"));
+      reinterpret_cast<void (*)(void *, int)>(library.symbol(program + "_enable_timers"));
+  timers.writeMetrics = reinterpret_cast<int (*)(const void *, const char *)>(
+      library.symbol(program + "_write_metrics"));
   if (!timers.enableTimers || !timers.writeMetrics)
     return std::nullopt;
   return timers;
@@ -24,7 +25,7 @@ Result<TimerSamples> GeneratedTimers::read() const {
   llvm::SmallString<128> path;
   if (std::error_code error = llvm::sys::fs::createTemporaryFile("fusec-bench-metrics", "json", path))
     return Status::failure("cannot create a temporary file: " + error.message());
-  int status = writeMetrics(path.c_str());
+  int status = writeMetrics(handle, path.c_str());
   auto buffer = llvm::MemoryBuffer::getFile(path);
   llvm::sys::fs::remove(path);
   if (status != 0 || !buffer)

@@ -1,12 +1,12 @@
 //===- GeneratedTimers.h - the timers of the emitted code ---------*- C++ -*-===//
 //
-// Emitted code times every P_run and every kernel launch inside it when its
-// module's timers are on (docs/integration.md): a steady clock on CPUs, CUDA
+// Emitted code times every P_run and every kernel launch inside it when the
+// instance's timers are on (docs/integration.md): a steady clock on CPUs, CUDA
 // events on GPUs. fusec-bench switches them on around the timed runs only and
-// reads them back through `fusec_<module>_write_metrics`, GT4Py's metrics
-// layout with one entry per program and per kernel (`<program>/<kernel>`).
-// Samples accumulate in the library, so a reading is a snapshot and the runs
-// of one measurement are the difference of two snapshots.
+// reads them back through `P_write_metrics`, GT4Py's metrics layout with one
+// entry for the program and one per kernel (`<program>/<kernel>`). Samples
+// accumulate in the instance, so a reading is a snapshot and the runs of one
+// measurement are the difference of two snapshots.
 //
 //===----------------------------------------------------------------------===//
 
@@ -30,17 +30,19 @@ using TimerSamples = std::map<std::string, std::vector<double>>;
 
 class GeneratedTimers {
 public:
-  /// The timers of module `moduleName` in `library`, if it has them.
+  /// The timers of the instance `handle` of `program` in `library`, if it
+  /// has them.
   static std::optional<GeneratedTimers> find(const SharedLibrary &library,
-                                             const std::string &moduleName);
+                                             const std::string &program, void *handle);
 
-  void enable(bool on) const { enableTimers(on ? 1 : 0); }
+  void enable(bool on) const { enableTimers(handle, on ? 1 : 0); }
   /// Every sample taken so far.
   Result<TimerSamples> read() const;
 
 private:
-  void (*enableTimers)(int) = nullptr;
-  int (*writeMetrics)(const char *) = nullptr;
+  void *handle = nullptr;
+  void (*enableTimers)(void *, int) = nullptr;
+  int (*writeMetrics)(const void *, const char *) = nullptr;
 };
 
 /// The samples of `after` that `before` does not have, for the keys of

@@ -19,13 +19,14 @@ Result<std::unique_ptr<NativeRunner>> NativeRunner::create(const SharedLibrary &
                                                            const fusec_mesh &mesh, int32_t nlev) {
   std::unique_ptr<NativeRunner> runner(new NativeRunner());
   runner->program = program;
-  using SetupFunction = int (*)(const fusec_mesh *, int32_t, void *);
-  auto setup = reinterpret_cast<SetupFunction>(library.symbol(program + "_setup"));
+  // P_create's last parameter is a P_handle **, passed here as void **.
+  using CreateFunction = int (*)(const fusec_mesh *, int32_t, void *, void **);
+  auto create = reinterpret_cast<CreateFunction>(library.symbol(program + "_create"));
   runner->call = reinterpret_cast<CallFunction>(library.symbol(callShimName(program)));
   runner->errorMessage =
       reinterpret_cast<ErrorFunction>(library.symbol(program + "_error_message"));
-  auto release = reinterpret_cast<FreeFunction>(library.symbol(program + "_free"));
-  if (!setup || !runner->call || !runner->errorMessage || !release)
+  auto destroy = reinterpret_cast<DestroyFunction>(library.symbol(program + "_destroy"));
+  if (!create || !runner->call || !runner->errorMessage || !destroy)
     return Status::failure("'" + library.path() + "' lacks the functions of program '" + program +
                            "'");
   if (void *allocate = library.symbol("fusec_bench_device_alloc")) {
@@ -40,16 +41,16 @@ Result<std::unique_ptr<NativeRunner>> NativeRunner::create(const SharedLibrary &
       return Status::failure("'" + library.path() + "' lacks fusec-bench's device functions");
     runner->device = device;
   }
-  if (int status = setup(&mesh, nlev, nullptr))
-    return runner->failure(program + "_setup", status);
-  runner->release = release;
+  if (int status = create(&mesh, nlev, nullptr, &runner->instance))
+    return runner->failure(program + "_create", status);
+  runner->destroy = destroy;
   return runner;
 }
 
 NativeRunner::~NativeRunner() {
   releaseDeviceFields();
-  if (release)
-    release();
+  if (destroy)
+    destroy(instance);
 }
 
 void NativeRunner::releaseDeviceFields() {
@@ -112,7 +113,7 @@ Status NativeRunner::bind(std::vector<ArgumentValue> &arguments) {
 
 Status NativeRunner::run() {
   double seconds = -1.0;
-  if (int status = call(pointers.data(), &seconds))
+  if (int status = call(instance, pointers.data(), &seconds))
     return failure(program + "_run", status);
   deviceSeconds = seconds >= 0.0 ? std::optional<double>(seconds) : std::nullopt;
   return Status::success();

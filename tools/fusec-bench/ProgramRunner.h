@@ -41,8 +41,9 @@ public:
 void copyOutputs(const std::vector<ArgumentValue> &from, std::vector<ArgumentValue> &to);
 
 /// Runs `program` of a library compiled from emitted code (with call shims):
-/// set up on creation, freed on destruction. When the library has device
-/// memory functions (CUDA), fields live on the device while bound.
+/// an instance of it (P_create) made on creation, destroyed on destruction.
+/// When the library has device memory functions (CUDA), fields live on the
+/// device while bound.
 class NativeRunner : public ProgramRunner {
 public:
   static Result<std::unique_ptr<NativeRunner>> create(const SharedLibrary &library,
@@ -54,12 +55,14 @@ public:
   /// The last run's device time between CUDA events around the program's
   /// launches (the CUDA shim measures it); none on CPUs.
   std::optional<double> lastDeviceSeconds() const { return deviceSeconds; }
+  /// The program's instance (a P_handle *), for its other functions.
+  void *handle() const { return instance; }
   Status fetchOutputs() override;
   Status restoreOutputs(const std::vector<ArgumentValue> &initial) override;
 
 private:
-  using CallFunction = int (*)(void *const *, double *);
-  using FreeFunction = void (*)();
+  using CallFunction = int (*)(void *, void *const *, double *);
+  using DestroyFunction = void (*)(void *);
   using ErrorFunction = const char *(*)(int);
   /// The CUDA shim's device memory functions.
   struct DeviceMemory {
@@ -75,7 +78,8 @@ private:
 
   std::string program;
   CallFunction call = nullptr;
-  FreeFunction release = nullptr;
+  DestroyFunction destroy = nullptr;
+  void *instance = nullptr;
   ErrorFunction errorMessage = nullptr;
   std::optional<DeviceMemory> device;
   std::vector<ArgumentValue> *arguments = nullptr;

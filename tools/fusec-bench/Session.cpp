@@ -6,7 +6,6 @@
 #include "InputsFileReader.h"
 #include "InterpreterRunner.h"
 
-#include "codegen/CInterface.h"
 #include "codegen/Emitters.h"
 #include "compiler/Frontend.h"
 #include "fusec/grid_generator.h"
@@ -357,12 +356,10 @@ std::unique_ptr<Variant> BenchSession::compile(const std::string &name,
     return failed(std::string("emitting ") + (cuda ? "CUDA" : "C++") + " failed");
   mlir::FailureOr<std::string> support =
       emitBenchSupport(*variant->module, cuda ? ShimTarget::Cuda : ShimTarget::Cpp);
-  mlir::FailureOr<codegen::ModuleInterface> interface = codegen::describeModule(*variant->module);
-  if (mlir::failed(support) || mlir::failed(interface))
+  if (mlir::failed(support))
     return failed("describing the C interface failed");
   os << *support;
   variant->source = std::move(source);
-  variant->moduleName = interface->name;
   if (options.emitOnly)
     return variant;
   Result<BuiltLibrary> built =
@@ -376,14 +373,12 @@ std::unique_ptr<Variant> BenchSession::compile(const std::string &name,
                                         llvm::formatv("{0:f1}", built->compileSeconds).str() +
                                         " s"));
   variant->library = std::move(built->library);
-  variant->timers = GeneratedTimers::find(*variant->library, variant->moduleName);
   if (timedCompiler) {
     Result<BuiltLibrary> timed =
         buildSharedLibrary(variant->source, *timedCompiler, options.cacheDirectory);
     if (!timed)
       return failed("timed build (FMA contraction): " + timed.error());
     variant->timedLibrary = std::move(timed->library);
-    variant->timers = GeneratedTimers::find(*variant->timedLibrary, variant->moduleName);
   }
   return variant;
 }
@@ -488,6 +483,8 @@ struct Measurement {
   /// The arguments the runner is bound to: they live as long as it does.
   std::vector<ArgumentValue> arguments;
   VariantResult result;
+  /// The timers of the native runner's instance, when the code has them.
+  std::optional<GeneratedTimers> timers;
   TimerSamples timersBefore;
   /// Verified and warmed up, and no run has failed since.
   bool timing = false;
@@ -513,6 +510,7 @@ static Status switchToTimedBuild(Measurement &m, const Variant &variant,
       NativeRunner::create(*variant.timedLibrary, program.name, mesh, nlev);
   if (!native)
     return native.status();
+  m.timers = GeneratedTimers::find(*variant.timedLibrary, program.name, (*native)->handle());
   m.runner = std::move(*native);
   m.arguments = prepared.inputs;
   Status status = m.runner->bind(m.arguments);
@@ -577,6 +575,7 @@ std::vector<VariantResult> BenchSession::measure(llvm::ArrayRef<Variant *> varia
         m.error(native.error());
         continue;
       }
+      m.timers = GeneratedTimers::find(*variant->library, program.name, (*native)->handle());
       m.runner = std::move(*native);
     } else {
       m.runner = std::make_unique<InterpreterRunner>(*variant->interpreter, program.name);
@@ -617,8 +616,8 @@ std::vector<VariantResult> BenchSession::measure(llvm::ArrayRef<Variant *> varia
     m.timing = true;
     for (unsigned index = 0; index < warmup && m.timing; ++index)
       run(m, index);
-    if (m.timing && variant->timers) {
-      Result<TimerSamples> read = variant->timers->read();
+    if (m.timing && m.timers) {
+      Result<TimerSamples> read = m.timers->read();
       if (read)
         m.timersBefore = std::move(*read);
       else
@@ -632,19 +631,19 @@ std::vector<VariantResult> BenchSession::measure(llvm::ArrayRef<Variant *> varia
     for (Measurement &m : measurements) {
       if (!m.timing)
         continue;
-      if (m.variant->timers)
-        m.variant->timers->enable(true);
+      if (m.timers)
+        m.timers->enable(true);
       std::optional<double> seconds = run(m, warmup + index);
-      if (m.variant->timers)
-        m.variant->timers->enable(false);
+      if (m.timers)
+        m.timers->enable(false);
       if (seconds)
         m.result.samples.push_back(*seconds);
     }
 
   std::vector<VariantResult> results;
   for (Measurement &m : measurements) {
-    if (m.timing && m.variant->timers) {
-      Result<TimerSamples> after = m.variant->timers->read();
+    if (m.timing && m.timers) {
+      Result<TimerSamples> after = m.timers->read();
       if (!after) {
         m.error(after.error());
       } else {

@@ -46,8 +46,6 @@ struct Variant {
   std::unique_ptr<SharedLibrary> timedLibrary;
   std::unique_ptr<Interpreter> interpreter; // interpreter backend
   std::string source;     // compiled backends: the emitted code with the bench shims
-  std::string moduleName; // compiled backends: the emitted module's C name
-  std::optional<GeneratedTimers> timers;    // the emitted code's timers, when it has them
   std::string error;                        // the variant failed to build
 };
 

@@ -26,7 +26,7 @@ typedef struct fusec_grid fusec_grid;
  * NULL on failure. */
 fusec_grid *fusec_grid_create(const char *name);
 void fusec_grid_destroy(fusec_grid *grid);
-/* The descriptor P_setup takes; valid until fusec_grid_destroy. */
+/* The descriptor P_create takes; valid until fusec_grid_destroy. */
 const fusec_mesh *fusec_grid_mesh(const fusec_grid *grid);
 int32_t fusec_grid_num_points(const fusec_grid *grid, int32_t location);
 /* [*start, *end) of an icon4py zone ("LATERAL_BOUNDARY_LEVEL_2", "NUDGING", "INTERIOR",

@@ -17,10 +17,10 @@
 extern "C" {
 #endif
 
-/* What every generated P_setup and P_run returns. */
+/* What every generated P_create and P_run returns. */
 enum fusec_status {
   FUSEC_SUCCESS = 0,
-  FUSEC_ERROR_NOT_SET_UP = 1,       /* P_run before P_setup (or after P_free) */
+  FUSEC_ERROR_NOT_SET_UP = 1,       /* a null handle: no instance was created */
   FUSEC_ERROR_INVALID_ARGUMENT = 2, /* no mesh, nlev < 1, or a leading dimension too small */
   FUSEC_ERROR_CONNECTIVITY = 3,     /* a neighbour table is missing or does not fit */
   FUSEC_ERROR_OUT_OF_MEMORY = 4,
@@ -59,9 +59,9 @@ typedef struct fusec_exchange_field {
 typedef int (*fusec_exchange_callback)(const char *program, const fusec_exchange_field *fields,
                                        int32_t num_fields, void *stream, void *user_data);
 
-/* How the caller stores its fields (P_setup_with_layout): element (h, n, k) of a field of
+/* How the caller stores its fields (P_create_with_layout): element (h, n, k) of a field of
  * location L is at h + n*ld[L] + k*ld[L]*N. ld[L] = 0 means the location's number of points
- * (what P_setup uses); ICON passes nproma for every location. */
+ * (what P_create uses); ICON passes nproma for every location. */
 typedef struct fusec_layout {
   int64_t ld[3]; /* indexed by fusec_location */
 } fusec_layout;
@@ -101,7 +101,7 @@ static inline const char *fusec_status_message(int status) {
   case FUSEC_SUCCESS:
     return "success";
   case FUSEC_ERROR_NOT_SET_UP:
-    return "the program is not set up (call its _setup function first)";
+    return "no instance: the handle is null (make one with the program's _create function)";
   case FUSEC_ERROR_INVALID_ARGUMENT:
     return "invalid argument: no mesh, fewer than one level, a leading dimension smaller than "
            "the number of points, or only some of the verification copies";
@@ -136,6 +136,7 @@ static inline const char *fusec_status_message(int status) {
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <new>
 #include <string>
 #include <vector>
 #if defined(__linux__)
@@ -430,7 +431,7 @@ private:
   int next_ = 0;
 };
 
-/* Exchange callback registration of one program; it survives P_free. */
+/* Exchange callback registration of one instance. */
 struct ExchangeHandler {
   fusec_exchange_callback callback = nullptr;
   void *user_data = nullptr;
@@ -625,7 +626,7 @@ inline std::string describe_position(const fusec_field_check &check) {
   return text;
 }
 
-/* Where a program's verification reports go; the registration survives P_free. */
+/* Where an instance's verification reports go. */
 struct VerificationHandler {
   fusec_verification_callback callback = nullptr;
   void *user_data = nullptr;
@@ -742,7 +743,7 @@ public:
         cudaEventElapsedTime(&milliseconds, start_, stop_) == cudaSuccess)
       samples_.push_back(1e-3 * milliseconds);
   }
-  /* Destroys the events (at P_free, never at static destruction); the samples stay. */
+  /* Destroys the events (at P_destroy); the samples stay. */
   void release() {
     if (start_ != nullptr) {
       cudaEventDestroy(start_);

@@ -63,20 +63,22 @@ int main(int argc, char **argv) {
       w[c + k * kLd] = 0.0;
   TinyMesh mesh;
   fusec_layout layout = {{kLd, 0, 0}};
-  std::printf("setup: %d\n", pipeline_setup_with_layout(&mesh.mesh, kLevels, &layout, nullptr));
-  pipeline_set_exchange_callback(onExchange, nullptr);
+  pipeline_handle *pipeline = nullptr;
+  std::printf("create: %d\n",
+              pipeline_create_with_layout(&mesh.mesh, kLevels, &layout, nullptr, &pipeline));
+  pipeline_set_exchange_callback(pipeline, onExchange, nullptr);
   std::vector<float> outBefore = out;
   std::vector<double> wBefore = w, profBefore = prof;
-  std::printf("run: %d\n",
-              pipeline_run(a.data(), out.data(), w.data(), prof.data(), true, 2.0f, 2, 3, kCells));
+  std::printf("run: %d\n", pipeline_run(pipeline, a.data(), out.data(), w.data(), prof.data(), true,
+                                        2.0f, 2, 3, kCells));
   print("out", out, kLevels);
   print("w", w, kLevels + 1);
 
-  pipeline_set_verification_callback(onCheck, nullptr);
+  pipeline_set_verification_callback(pipeline, onCheck, nullptr);
   auto verify = [&](const char *what, const fusec_tolerances *tolerances) {
-    int status = pipeline_run_and_verify(a.data(), out.data(), w.data(), prof.data(), true, 2.0f, 2,
-                                         3, kCells, outBefore.data(), wBefore.data(),
-                                         profBefore.data(), tolerances);
+    int status = pipeline_run_and_verify(pipeline, a.data(), out.data(), w.data(), prof.data(),
+                                         true, 2.0f, 2, 3, kCells, outBefore.data(),
+                                         wBefore.data(), profBefore.data(), tolerances);
     std::printf("verify %s: %d\n", what, status);
   };
   verify("correct", nullptr);
@@ -86,14 +88,14 @@ int main(int argc, char **argv) {
   const fusec_tolerances loose[] = {{1e-2, -1.0}, {-1.0, -1.0}, {-1.0, 1e-5}};
   verify("loose", loose);
 
-  fusec_programs_enable_timers(1);
-  pipeline_run(a.data(), out.data(), w.data(), prof.data(), false, 2.0f, 1, 2, kCells);
-  fusec_programs_enable_timers(0);
-  std::printf("metrics: %d\n", fusec_programs_write_metrics(argv[1]));
-  pipeline_free();
-  std::printf("after free: %d\n",
-              pipeline_run_and_verify(a.data(), out.data(), w.data(), prof.data(), true, 2.0f, 2, 3,
-                                      kCells, outBefore.data(), wBefore.data(), profBefore.data(),
-                                      nullptr));
+  pipeline_enable_timers(pipeline, 1);
+  pipeline_run(pipeline, a.data(), out.data(), w.data(), prof.data(), false, 2.0f, 1, 2, kCells);
+  pipeline_enable_timers(pipeline, 0);
+  std::printf("metrics: %d\n", pipeline_write_metrics(pipeline, argv[1]));
+  pipeline_destroy(pipeline);
+  std::printf("null handle: %d\n",
+              pipeline_run_and_verify(nullptr, a.data(), out.data(), w.data(), prof.data(), true,
+                                      2.0f, 2, 3, kCells, outBefore.data(), wBefore.data(),
+                                      profBefore.data(), nullptr));
   return 0;
 }

@@ -42,17 +42,19 @@ int main() {
   std::vector<int32_t> count(cells), idx(cells);
   std::vector<unsigned char> okBytes(cells);
   bool *ok = reinterpret_cast<bool *>(okBytes.data());
+  missing_handle *instance = nullptr;
   auto run = [&](int32_t numCells) {
-    return missing_run(vn.data(), geofac.data(), div.data(), vmax.data(), far.data(), around.data(),
-                       avg.data(), count.data(), idx.data(), ok, numCells, edges);
+    return missing_run(instance, vn.data(), geofac.data(), div.data(), vmax.data(), far.data(),
+                       around.data(), avg.data(), count.data(), idx.data(), ok, numCells, edges);
   };
 
-  std::printf("run before setup: %d\n", run(cells));
+  std::printf("run without an instance: %d\n", run(cells));
   TinyMesh incomplete("C2E2C");
-  int status = missing_setup(&incomplete.mesh, kLevels, nullptr);
-  std::printf("setup without C2E2C: %d (%s)\n", status, missing_error_message(status));
+  int status = missing_create(&incomplete.mesh, kLevels, nullptr, &instance);
+  std::printf("create without C2E2C: %d (%s), instance %s\n", status,
+              missing_error_message(status), instance == nullptr ? "null" : "set");
   TinyMesh mesh;
-  std::printf("setup: %d\n", missing_setup(&mesh.mesh, kLevels, nullptr));
+  std::printf("create: %d\n", missing_create(&mesh.mesh, kLevels, nullptr, &instance));
   std::printf("run on 4 of 3 cells: %d\n", run(cells + 1));
   std::printf("run: %d\n", run(cells));
 
@@ -64,6 +66,6 @@ int main() {
   printLevels("far", far, cells, 'c');
   printLevels("around", around, cells, 'c');
   printLevels("avg", avg, edges, 'e');
-  missing_free();
+  missing_destroy(instance);
   return 0;
 }

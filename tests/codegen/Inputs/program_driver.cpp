@@ -67,14 +67,15 @@ int main() {
     return 1;
   stream = queue;
 #endif
-  if (pipeline_setup(&mesh.mesh, kLevels, stream) != FUSEC_SUCCESS)
+  pipeline_handle *pipeline = nullptr;
+  if (pipeline_create(&mesh.mesh, kLevels, stream, &pipeline) != FUSEC_SUCCESS)
     return 1;
   Exchanges exchanges;
   exchanges.callerOut = out.data();
-  pipeline_set_exchange_callback(onExchange, &exchanges);
+  pipeline_set_exchange_callback(pipeline, onExchange, &exchanges);
   auto run = [&](int number, bool up, int32_t lo, int32_t hi) {
-    int status =
-        pipeline_run(a.data(), out.data(), w.data(), prof.data(), up, 2.0f, lo, hi, kCells);
+    int status = pipeline_run(pipeline, a.data(), out.data(), w.data(), prof.data(), up, 2.0f, lo,
+                              hi, kCells);
 #ifdef FUSEC_CUDA_HOST
     cudaStreamSynchronize(queue);
 #endif
@@ -96,6 +97,6 @@ int main() {
 
   exchanges.status = 1;
   run(3, true, 2, 3);
-  pipeline_free();
+  pipeline_destroy(pipeline);
   return 0;
 }

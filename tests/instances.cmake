@@ -1,0 +1,38 @@
+# Instances of one program (docs/integration.md), included by tests/CMakeLists.txt: the emitted
+# C++ of stencils/diffusion.stn and tests/instances/instances_driver.cpp.
+#   instances-interleaved   two instances on two grids with different level counts, called in
+#                           turn, each against a reference; callbacks and timers per instance
+#   instances-threads       four instances created, run and destroyed by four OpenMP threads
+#                           at once, each against a reference
+#   instances-threads-tsan  the same under ThreadSanitizer (clang-19, LLVM's libomp with
+#                           Archer); skipped with a message where that is unavailable
+set(FUSEC_INSTANCES_DIR ${CMAKE_CURRENT_BINARY_DIR}/instances)
+set(instances_stn ${PROJECT_SOURCE_DIR}/stencils/diffusion.stn)
+add_custom_command(
+  OUTPUT ${FUSEC_INSTANCES_DIR}/diffusion.cpp ${FUSEC_INSTANCES_DIR}/diffusion.h
+  COMMAND ${CMAKE_COMMAND} -E make_directory ${FUSEC_INSTANCES_DIR}
+  COMMAND fusec ${instances_stn} -O fuse-all --emit=cpp -o ${FUSEC_INSTANCES_DIR}/diffusion.cpp
+  COMMAND fusec ${instances_stn} -o ${FUSEC_INSTANCES_DIR}/diffusion.h
+  DEPENDS fusec ${instances_stn}
+  COMMENT "diffusion.stn -> instances/diffusion.cpp, diffusion.h"
+  VERBATIM)
+add_executable(fusec-instances-driver instances/instances_driver.cpp
+               ${FUSEC_INSTANCES_DIR}/diffusion.cpp)
+target_include_directories(fusec-instances-driver PRIVATE ${FUSEC_INSTANCES_DIR})
+target_link_libraries(fusec-instances-driver PRIVATE fusec_runtime OpenMP::OpenMP_CXX)
+
+add_test(NAME instances-interleaved
+  COMMAND fusec-instances-driver interleaved ${FUSEC_INSTANCES_DIR})
+add_test(NAME instances-threads COMMAND fusec-instances-driver threads 4)
+
+find_program(CLANGXX_19 clang++-19)
+set(instances_libraries $<TARGET_FILE:fusec_runtime>)
+if(FUSEC_RUNTIME_NETCDF)
+  list(APPEND instances_libraries $<TARGET_FILE:netCDF::netcdf>)
+endif()
+add_test(NAME instances-threads-tsan
+  COMMAND ${CMAKE_CURRENT_SOURCE_DIR}/instances/run_tsan.sh
+          "${CLANGXX_19}" ${PROJECT_SOURCE_DIR}/runtime/include ${FUSEC_INSTANCES_DIR}
+          ${CMAKE_CURRENT_SOURCE_DIR}/instances/instances_driver.cpp
+          ${FUSEC_INSTANCES_DIR}/tsan ${instances_libraries})
+set_tests_properties(instances-threads-tsan PROPERTIES SKIP_RETURN_CODE 77)

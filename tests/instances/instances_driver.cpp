@@ -1,0 +1,234 @@
+// Instances of calculate_nabla2_of_theta (stencils/diffusion.stn, emitted C++) are independent:
+// each owns its grid's tables, its level count, its callbacks and its timers.
+//
+//   instances_driver interleaved DIR   two instances on two grids with different level counts
+//                                      (r2b2, 7 levels; lam-r2b3, 11 levels), called in turn;
+//                                      writes DIR/first.json and DIR/second.json (timers)
+//   instances_driver threads N         N instances on those grids, each created, run and
+//                                      destroyed by its own OpenMP thread, all at once
+//
+// Every result is compared with a reference computed here from the mesh's C2E table. Exits
+// non-zero when a check fails.
+#include "diffusion.h"
+
+#include "fusec/c_api.h"
+
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <string>
+#include <vector>
+
+namespace {
+
+struct Grid {
+  const char *name;
+  fusec_grid *grid;
+  const fusec_mesh *mesh;
+  int32_t cells, edges;
+};
+
+Grid openGrid(const char *name) {
+  fusec_grid *grid = fusec_grid_create(name);
+  if (grid == nullptr) {
+    std::fprintf(stderr, "instances_driver: grid %s: %s\n", name, fusec_last_error());
+    std::exit(2);
+  }
+  return {name, grid, fusec_grid_mesh(grid), fusec_grid_num_points(grid, FUSEC_CELL),
+          fusec_grid_num_points(grid, FUSEC_EDGE)};
+}
+
+/// The fields of one call on one grid, with inputs drawn from `seed`.
+struct Fields {
+  std::vector<double> z_nabla2_e, geofac_div, z_temp;
+
+  Fields(const Grid &grid, int32_t nlev, uint64_t seed)
+      : z_nabla2_e(static_cast<size_t>(grid.edges) * nlev),
+        geofac_div(static_cast<size_t>(grid.cells) * 3),
+        z_temp(static_cast<size_t>(grid.cells) * nlev, 0.0) {
+    fusec_random_field(seed, "z_nabla2_e", -1.0, 1.0, FUSEC_F64, grid.edges, grid.edges, 0, nlev,
+                       z_nabla2_e.data());
+    fusec_random_field(seed, "geofac_div", -1.0, 1.0, FUSEC_F64, grid.cells, grid.cells, 3, 0,
+                       geofac_div.data());
+  }
+
+  /// z_temp as the program defines it: the sum over C2E of geofac_div * z_nabla2_e.
+  std::vector<double> reference(const Grid &grid, int32_t nlev) const {
+    const fusec_connectivity *c2e = fusec_mesh_find(grid.mesh, "C2E");
+    std::vector<double> result(z_temp.size(), 0.0);
+    for (int32_t k = 0; k < nlev; ++k)
+      for (int32_t c = 0; c < grid.cells; ++c) {
+        double sum = 0.0;
+        for (int32_t j = 0; j < 3; ++j) {
+          int32_t e = c2e->table[c + static_cast<int64_t>(j) * c2e->ld];
+          if (e >= 0)
+            sum += z_nabla2_e[e + static_cast<size_t>(k) * grid.edges] *
+                   geofac_div[c + static_cast<size_t>(j) * grid.cells];
+        }
+        result[c + static_cast<size_t>(k) * grid.cells] = sum;
+      }
+    return result;
+  }
+};
+
+/// One instance: its grid, its level count and its handle.
+struct Instance {
+  const Grid *grid;
+  int32_t nlev;
+  calculate_nabla2_of_theta_handle *handle = nullptr;
+
+  int run(Fields &fields, int32_t h_end, int32_t v_end) {
+    return calculate_nabla2_of_theta_run(handle, fields.z_nabla2_e.data(),
+                                         fields.geofac_div.data(), fields.z_temp.data(), 0, h_end,
+                                         0, v_end);
+  }
+
+  /// Runs on fresh inputs from `seed` over the whole grid and compares with the reference.
+  bool runAndCompare(uint64_t seed, std::string &error) {
+    Fields fields(*grid, nlev, seed);
+    if (int status = run(fields, grid->cells, nlev)) {
+      error = std::string("run: ") + calculate_nabla2_of_theta_error_message(status);
+      return false;
+    }
+    std::vector<double> expected = fields.reference(*grid, nlev);
+    fusec_field_check check;
+    if (fusec_check_field("z_temp", FUSEC_F64, FUSEC_CELL, grid->cells, grid->cells, 0, nlev,
+                          fields.z_temp.data(), expected.data(), nullptr, &check)) {
+      error = "z_temp: " + std::to_string(check.num_failures) + " values differ";
+      return false;
+    }
+    return true;
+  }
+};
+
+int failures = 0;
+
+void expect(bool condition, const std::string &what) {
+  std::printf("%s: %s\n", condition ? "ok" : "FAILED", what.c_str());
+  if (!condition)
+    ++failures;
+}
+
+void countReport(const fusec_field_check * /*check*/, void *user_data) {
+  ++*static_cast<int *>(user_data);
+}
+
+std::string readFile(const std::string &path) {
+  std::string text;
+  if (std::FILE *file = std::fopen(path.c_str(), "r")) {
+    char buffer[4096];
+    size_t read;
+    while ((read = std::fread(buffer, 1, sizeof buffer, file)) > 0)
+      text.append(buffer, read);
+    std::fclose(file);
+  }
+  return text;
+}
+
+int interleaved(const std::string &directory) {
+  Grid global = openGrid("r2b2"), regional = openGrid("lam-r2b3");
+  Instance first{&global, 7}, second{&regional, 11};
+  for (Instance *instance : {&first, &second})
+    expect(calculate_nabla2_of_theta_create(instance->grid->mesh, instance->nlev, nullptr,
+                                            &instance->handle) == FUSEC_SUCCESS,
+           std::string("create on ") + instance->grid->name + " with " +
+               std::to_string(instance->nlev) + " levels");
+  if (failures)
+    return 1;
+  std::printf("grids: %s %d cells, %s %d cells\n", global.name, global.cells, regional.name,
+              regional.cells);
+
+  // Calls alternate between the instances, each on new inputs.
+  for (uint64_t round = 0; round < 3; ++round)
+    for (Instance *instance : {&first, &second}) {
+      std::string error;
+      expect(instance->runAndCompare(round, error),
+             "round " + std::to_string(round) + " on " + instance->grid->name +
+                 (error.empty() ? "" : ": " + error));
+    }
+
+  // Each instance keeps its own extents: the second's levels are beyond the first's.
+  Fields onFirst(global, second.nlev, 7);
+  expect(first.run(onFirst, global.cells, second.nlev) == FUSEC_ERROR_DOMAIN,
+         "the first instance refuses the second's 11 levels");
+  Fields onSecond(regional, second.nlev, 7);
+  expect(second.run(onSecond, regional.cells, second.nlev) == FUSEC_SUCCESS,
+         "the second instance accepts them");
+
+  // Callbacks belong to an instance: each report reaches the counter of its own instance.
+  int firstReports = 0, secondReports = 0;
+  calculate_nabla2_of_theta_set_verification_callback(first.handle, countReport, &firstReports);
+  calculate_nabla2_of_theta_set_verification_callback(second.handle, countReport, &secondReports);
+  for (Instance *instance : {&first, &second}) {
+    Fields fields(*instance->grid, instance->nlev, 11);
+    std::vector<double> before = fields.z_temp;
+    fields.z_temp = fields.reference(*instance->grid, instance->nlev);
+    expect(calculate_nabla2_of_theta_run_and_verify(
+               instance->handle, fields.z_nabla2_e.data(), fields.geofac_div.data(),
+               fields.z_temp.data(), 0, instance->grid->cells, 0, instance->nlev, before.data(),
+               nullptr) == FUSEC_SUCCESS,
+           std::string("run_and_verify on ") + instance->grid->name);
+  }
+  expect(firstReports == 1 && secondReports == 1, "one verification report per instance");
+
+  // Timers belong to an instance: only the first one's are on.
+  calculate_nabla2_of_theta_enable_timers(first.handle, 1);
+  for (Instance *instance : {&first, &second}) {
+    std::string error;
+    instance->runAndCompare(5, error);
+  }
+  calculate_nabla2_of_theta_enable_timers(first.handle, 0);
+  std::string firstPath = directory + "/first.json", secondPath = directory + "/second.json";
+  expect(calculate_nabla2_of_theta_write_metrics(first.handle, firstPath.c_str()) ==
+                 FUSEC_SUCCESS &&
+             calculate_nabla2_of_theta_write_metrics(second.handle, secondPath.c_str()) ==
+                 FUSEC_SUCCESS,
+         "writing each instance's timers");
+  expect(readFile(firstPath).find("\"calculate_nabla2_of_theta\"") != std::string::npos &&
+             readFile(secondPath) == "{}\n",
+         "the first instance timed its run, the second nothing");
+
+  for (Instance *instance : {&first, &second})
+    calculate_nabla2_of_theta_destroy(instance->handle);
+  calculate_nabla2_of_theta_destroy(nullptr);
+  fusec_grid_destroy(global.grid);
+  fusec_grid_destroy(regional.grid);
+  return failures ? 1 : 0;
+}
+
+int threads(int count) {
+  Grid grids[] = {openGrid("r2b2"), openGrid("lam-r2b3")};
+  std::vector<std::string> errors(count);
+  // Each thread owns one instance from creation to destruction; all run at once.
+#pragma omp parallel for num_threads(count) schedule(static, 1)
+  for (int i = 0; i < count; ++i) {
+    Instance instance{&grids[i % 2], 5 + i};
+    if (int status = calculate_nabla2_of_theta_create(instance.grid->mesh, instance.nlev, nullptr,
+                                                      &instance.handle)) {
+      errors[i] = std::string("create: ") + calculate_nabla2_of_theta_error_message(status);
+      continue;
+    }
+    calculate_nabla2_of_theta_enable_timers(instance.handle, 1);
+    for (uint64_t round = 0; round < 3 && errors[i].empty(); ++round)
+      instance.runAndCompare(round * count + i, errors[i]);
+    calculate_nabla2_of_theta_destroy(instance.handle);
+  }
+  for (int i = 0; i < count; ++i)
+    expect(errors[i].empty(), "thread " + std::to_string(i) + " on " + grids[i % 2].name +
+                                  " with " + std::to_string(5 + i) + " levels" +
+                                  (errors[i].empty() ? "" : ": " + errors[i]));
+  for (Grid &grid : grids)
+    fusec_grid_destroy(grid.grid);
+  return failures ? 1 : 0;
+}
+
+} // namespace
+
+int main(int argc, char **argv) {
+  if (argc == 3 && std::strcmp(argv[1], "interleaved") == 0)
+    return interleaved(argv[2]);
+  if (argc == 3 && std::strcmp(argv[1], "threads") == 0)
+    return threads(std::atoi(argv[2]));
+  std::fprintf(stderr, "usage: instances_driver interleaved DIR | threads N\n");
+  return 2;
+}
