@@ -4,7 +4,7 @@
 #                    [CXX_FLAGS <flag>...])
 #
 # Compiles each .stn file with fusec into a source (.cu or .cpp), a C header
-# and a Fortran module (.F90, preprocessed), and builds a static library <name>
+# and a Fortran module (.F90; it has no preprocessor lines), and builds a static library <name>
 # from them. The sources are generated again when a .stn file (or a .stn file
 # next to it or in IMPORT_DIRS, which it may import), the configuration or
 # fusec itself changes. The headers' directory is a public include directory
