@@ -65,9 +65,9 @@ private:
     double best_extent = -1;
     for (int axis = 0; axis < 3; ++axis) {
       const std::vector<double> &values = axis_values(axis);
-      auto [low, high] = std::minmax_element(
-          cells.begin() + begin, cells.begin() + end,
-          [&](int32_t a, int32_t b) { return values[a] < values[b]; });
+      auto [low, high] =
+          std::minmax_element(cells.begin() + begin, cells.begin() + end,
+                              [&](int32_t a, int32_t b) { return values[a] < values[b]; });
       double extent = values[*high] - values[*low];
       if (extent > best_extent) {
         best_extent = extent;
@@ -215,8 +215,7 @@ GridGeometry local_geometry(const GridGeometry &g, const DomainPoints &points) {
 // `points`, in local order.
 template <typename Emit>
 void for_halo_points_owned_by(const DomainPoints &points, Location location, int32_t lines,
-                              const std::vector<int32_t> &owner, int32_t owner_rank,
-                              Emit emit) {
+                              const std::vector<int32_t> &owner, int32_t owner_rank, Emit emit) {
   int l = int(location);
   int32_t begin = points.num_owned[l];
   int32_t end = begin;
@@ -234,9 +233,8 @@ void for_halo_points_owned_by(const DomainPoints &points, Location location, int
 std::vector<int32_t> candidate_peers(const Grid &global, const Decomposition &decomposition,
                                      const DomainPoints &points, int32_t rank) {
   const std::vector<int32_t> &cells = points.global_index[int(Location::Cell)];
-  std::vector<int32_t> reach =
-      neighbors_of(global.table(Connectivity::V2C),
-                   neighbors_of(global.table(Connectivity::C2V), cells));
+  std::vector<int32_t> reach = neighbors_of(global.table(Connectivity::V2C),
+                                            neighbors_of(global.table(Connectivity::C2V), cells));
   std::vector<int32_t> peers;
   for (int32_t c : reach)
     if (int32_t owner = decomposition.owner[int(Location::Cell)][c]; owner != rank)
@@ -353,8 +351,8 @@ Result<LocalDomain> make_local_domain(const Grid &global, const Decomposition &d
 
   GridMetadata metadata = global.metadata();
   metadata.name += " rank " + std::to_string(rank) + "/" + std::to_string(decomposition.num_ranks);
-  Result<Grid> grid =
-      Grid::create(std::move(metadata), std::move(topology), local_geometry(global.geometry(), points));
+  Result<Grid> grid = Grid::create(std::move(metadata), std::move(topology),
+                                   local_geometry(global.geometry(), points));
   if (!grid)
     return grid.status();
 
@@ -368,11 +366,11 @@ Result<LocalDomain> make_local_domain(const Grid &global, const Decomposition &d
         exchange.peer = peer;
         for_halo_points_owned_by(domain.points, Location(l), lines, owner, peer,
                                  [&](int32_t local) { exchange.receive.push_back(local); });
-        for_halo_points_owned_by(peer_points, Location(l), lines, owner, rank,
-                                 [&](int32_t peer_local) {
-                                   exchange.send.push_back(domain.local_index(
-                                       Location(l), peer_points.global_index[l][peer_local]));
-                                 });
+        for_halo_points_owned_by(
+            peer_points, Location(l), lines, owner, rank, [&](int32_t peer_local) {
+              exchange.send.push_back(
+                  domain.local_index(Location(l), peer_points.global_index[l][peer_local]));
+            });
         if (!exchange.receive.empty() || !exchange.send.empty())
           domain.exchanges[l][lines - 1].push_back(std::move(exchange));
       }

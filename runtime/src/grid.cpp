@@ -300,7 +300,9 @@ Result<Grid> Grid::create(GridMetadata metadata, GridTopology topology, GridGeom
       return Status::failure(std::string("refin_ctrl of ") + location_name(Location(l)) + " has " +
                              std::to_string(refin.size()) + " entries, expected " +
                              std::to_string(num_points[l]));
-    if (Status status = compute_zone_bounds(Location(l), refin, topology.num_halo[l], grid.zones_[l]); !status)
+    if (Status status =
+            compute_zone_bounds(Location(l), refin, topology.num_halo[l], grid.zones_[l]);
+        !status)
       return status;
     grid.refin_ctrl_[l] = std::move(refin);
   }

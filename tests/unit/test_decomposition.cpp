@@ -1,11 +1,13 @@
 // Decomposition into domains: ownership, ordering, halo completeness, local tables, exchange
 // plans and a halo-exchange-then-stencil check against the global grid.
+#include "fusec/coefficients.h"
 #include "fusec/decomposition.h"
 #include "fusec/grid_generator.h"
 
 #include <catch2/catch.hpp>
 
 #include <cmath>
+#include <cstring>
 #include <limits>
 #include <map>
 #include <string>
@@ -25,9 +27,9 @@ const Grid &grid_named(const std::string &name) {
 const char *const kGrids[] = {"r2b2", "lam-r2b3"};
 const int32_t kRankCounts[] = {1, 2, 3, 4, 7};
 const Location kLocations[] = {Location::Cell, Location::Edge, Location::Vertex};
-const Connectivity kStoredTables[] = {Connectivity::C2V,   Connectivity::C2E, Connectivity::C2E2C,
-                                      Connectivity::E2C,   Connectivity::E2V, Connectivity::V2C,
-                                      Connectivity::V2E,   Connectivity::V2E2V};
+const Connectivity kStoredTables[] = {Connectivity::C2V, Connectivity::C2E,  Connectivity::C2E2C,
+                                      Connectivity::E2C, Connectivity::E2V,  Connectivity::V2C,
+                                      Connectivity::V2E, Connectivity::V2E2V};
 
 const Decomposition &decomposition_of(const std::string &name, int32_t num_ranks) {
   static std::map<std::pair<std::string, int32_t>, Decomposition> cache;
@@ -86,8 +88,7 @@ void exchange_halos(const std::vector<LocalDomain> &domains, Location location, 
         if (outgoing.peer == receiver.rank) {
           REQUIRE(outgoing.send.size() == incoming.receive.size());
           for (size_t k = 0; k < outgoing.send.size(); ++k)
-            fields[receiver.rank][incoming.receive[k]] =
-                fields[incoming.peer][outgoing.send[k]];
+            fields[receiver.rank][incoming.receive[k]] = fields[incoming.peer][outgoing.send[k]];
         }
 }
 
@@ -111,8 +112,8 @@ TEST_CASE("decompose: balanced to one cell, every point owned once", "[decomposi
         for (const LocalDomain &domain : domains_of(name, num_ranks))
           for (int32_t i = 0; i < num_owned(domain, location); ++i)
             ++times_owned[domain.global_index(location, i)];
-        CHECK(std::all_of(times_owned.begin(), times_owned.end(),
-                          [](int32_t n) { return n == 1; }));
+        CHECK(
+            std::all_of(times_owned.begin(), times_owned.end(), [](int32_t n) { return n == 1; }));
       }
     }
 }
@@ -145,8 +146,8 @@ TEST_CASE("local grid: owned first, then halo lines 1 and 2, with matching zones
           CHECK(grid.end(location, Zone::Interior) == owned);
           if (num_ranks == 1)
             CHECK(n == owned);
-          const std::pair<int32_t, int32_t> segments[] = {{0, owned}, {owned, owned + line1},
-                                                          {owned + line1, n}};
+          const std::pair<int32_t, int32_t> segments[] = {
+              {0, owned}, {owned, owned + line1}, {owned + line1, n}};
           for (auto [begin, end] : segments)
             for (int32_t i = begin + 1; i < end; ++i)
               REQUIRE(domain.global_index(location, i - 1) < domain.global_index(location, i));
@@ -271,8 +272,9 @@ TEST_CASE("exchange plans: what r sends to s is what s receives from r", "[decom
                 REQUIRE((i >= 0 && i < owned));
               const std::vector<HaloExchange> &peer_plan =
                   domains[exchange.peer].exchange(location, lines);
-              auto match = std::find_if(peer_plan.begin(), peer_plan.end(),
-                                        [&](const HaloExchange &e) { return e.peer == domain.rank; });
+              auto match =
+                  std::find_if(peer_plan.begin(), peer_plan.end(),
+                               [&](const HaloExchange &e) { return e.peer == domain.rank; });
               REQUIRE(match != peer_plan.end());
               auto globals = [&](const LocalDomain &d, const std::vector<int32_t> &locals) {
                 std::vector<int32_t> result;
@@ -304,10 +306,10 @@ TEST_CASE("halo exchange then neighbour sums at owned points equal the global on
         Connectivity connectivity;
         int32_t lines;
       };
-      const Stencil stencils[] = {
-          {Connectivity::C2E2C, 1}, {Connectivity::C2E, 1},   {Connectivity::E2C, 1},
-          {Connectivity::V2C, 1},   {Connectivity::C2E2C2E2C, 2}, {Connectivity::E2C2E, 2},
-          {Connectivity::V2E2V, 2}};
+      const Stencil stencils[] = {{Connectivity::C2E2C, 1},     {Connectivity::C2E, 1},
+                                  {Connectivity::E2C, 1},       {Connectivity::V2C, 1},
+                                  {Connectivity::C2E2C2E2C, 2}, {Connectivity::E2C2E, 2},
+                                  {Connectivity::V2E2V, 2}};
       for (const Stencil &stencil : stencils) {
         const ConnectivityInfo &info = connectivity_info(stencil.connectivity);
         CAPTURE(info.name);
@@ -351,4 +353,41 @@ TEST_CASE("count_halos agrees with the local domains", "[decomposition]") {
       }
       CHECK((num_ranks == 1) == (counts.max_peers == 0));
     }
+}
+
+TEST_CASE("coefficients computed on a local grid equal the global ones at owned points",
+          "[decomposition][coefficients]") {
+  for (const char *name : kGrids) {
+    CoefficientConfig config;
+    config.vertical.num_levels = 10;
+    // The default mountain width comes from the mean cell area of the grid at hand.
+    config.orography.half_width = 2.0e6;
+    DiffusionCoefficients global =
+        std::move(compute_diffusion_coefficients(grid_named(name), config)).value();
+    std::vector<FieldRef> global_fields = global.fields();
+    for (const LocalDomain &domain : domains_of(name, 3)) {
+      DiffusionCoefficients local =
+          std::move(compute_diffusion_coefficients(domain.grid, config)).value();
+      std::vector<FieldRef> local_fields = local.fields();
+      REQUIRE(local_fields.size() == global_fields.size());
+      for (size_t f = 0; f < local_fields.size(); ++f) {
+        const FieldRef &l = local_fields[f];
+        const FieldRef &g = global_fields[f];
+        CAPTURE(name, domain.rank, l.name);
+        int32_t neighbors = std::max(l.layout.num_neighbors, 1);
+        int32_t levels = std::max(l.layout.num_levels, 1);
+        size_t element = dtype_size(l.dtype);
+        for (int32_t i = 0; i < num_owned(domain, l.location); ++i) {
+          int32_t gi = domain.global_index(l.location, i);
+          for (int32_t n = 0; n < neighbors; ++n)
+            for (int32_t k = 0; k < levels; ++k) {
+              size_t li = i + size_t(n) * l.layout.ld + size_t(k) * l.layout.ld * neighbors;
+              size_t gj = gi + size_t(n) * g.layout.ld + size_t(k) * g.layout.ld * neighbors;
+              REQUIRE(std::memcmp(static_cast<const char *>(l.data) + li * element,
+                                  static_cast<const char *>(g.data) + gj * element, element) == 0);
+            }
+        }
+      }
+    }
+  }
 }
