@@ -221,11 +221,17 @@ ZoneRows zone_rows(Location location) {
   return location == Location::Edge ? ZoneRows{8, 2} : ZoneRows{4, 1};
 }
 
-// The zone bounds of one location from its refin_ctrl, which must place rows 1, 2, ... as
-// consecutive blocks at the front.
+// The zone bounds of one location from the owned points' refin_ctrl, which must place rows 1,
+// 2, ... as consecutive blocks at the front; the halo lines follow the owned points.
 Status compute_zone_bounds(Location location, const std::vector<int32_t> &refin,
+                           const std::array<int32_t, 2> &num_halo,
                            std::array<IndexRange, kNumZones> &zones) {
-  int32_t n = int32_t(refin.size());
+  int32_t total = int32_t(refin.size());
+  if (num_halo[0] < 0 || num_halo[1] < 0 || num_halo[0] + num_halo[1] > total)
+    return Status::failure(std::string(location_name(location)) + " halo sizes " +
+                           std::to_string(num_halo[0]) + " + " + std::to_string(num_halo[1]) +
+                           " do not fit in " + std::to_string(total) + " points");
+  int32_t n = total - num_halo[0] - num_halo[1]; // owned points
   ZoneRows rows = zone_rows(location);
   int32_t last_row = rows.boundary_rows + rows.nudging_rows;
   std::vector<IndexRange> row_range(last_row + 1, IndexRange{n, 0});
@@ -254,10 +260,9 @@ Status compute_zone_bounds(Location location, const std::vector<int32_t> &refin,
   }
   zones[int(Zone::Interior)] = {next_start, n};
   zones[int(Zone::Local)] = {0, n};
-  // Single domain: no halo lines.
-  zones[int(Zone::Halo)] = {n, n};
-  zones[int(Zone::HaloLevel2)] = {n, n};
-  zones[int(Zone::End)] = {n, n};
+  zones[int(Zone::Halo)] = {n, n + num_halo[0]};
+  zones[int(Zone::HaloLevel2)] = {n + num_halo[0], total};
+  zones[int(Zone::End)] = {total, total};
   return Status::success();
 }
 
@@ -295,7 +300,9 @@ Result<Grid> Grid::create(GridMetadata metadata, GridTopology topology, GridGeom
       return Status::failure(std::string("refin_ctrl of ") + location_name(Location(l)) + " has " +
                              std::to_string(refin.size()) + " entries, expected " +
                              std::to_string(num_points[l]));
-    if (Status status = compute_zone_bounds(Location(l), refin, grid.zones_[l]); !status)
+    if (Status status =
+            compute_zone_bounds(Location(l), refin, topology.num_halo[l], grid.zones_[l]);
+        !status)
       return status;
     grid.refin_ctrl_[l] = std::move(refin);
   }

@@ -1,5 +1,6 @@
 // fusec-grid: create, inspect and convert ICON grids. All logic lives in fusec_runtime.
 #include "fusec/coefficients.h"
+#include "fusec/decomposition.h"
 #include "fusec/grid_generator.h"
 #include "fusec/grid_info.h"
 #include "fusec/grid_netcdf.h"
@@ -32,6 +33,10 @@ options:
   --npy DIR        compute the diffusion coefficients and write each to DIR/<name>.npy
   --nlev N         vertical levels of the coefficients (default 80)
   --no-coefficients  do not compute coefficients for --info
+  --decompose N    split the grid over N ranks (recursive coordinate bisection) and print each
+                   rank's owned and halo points (halo lines 1 and 2) and exchange peers
+  --decompose-report  print halo sizes for 4, 8, ..., 1024 ranks: the points one exchange of
+                   one field (both halo lines) moves per step, and the halo/owned ratios
   -h, --help       show this help
 )";
 
@@ -42,6 +47,8 @@ struct Options {
   std::string output;
   std::string npy_dir;
   int nlev = 80;
+  int num_ranks = 0; // --decompose; 0 = none
+  bool decompose_report = false;
 };
 
 int fail(const std::string &message) {
@@ -84,6 +91,19 @@ bool parse_arguments(int argc, char **argv, Options &options, bool &help, std::s
         return false;
       }
       options.nlev = int(nlev);
+    } else if (arg == "--decompose") {
+      std::string text;
+      if (!value(text))
+        return false;
+      char *end = nullptr;
+      long ranks = std::strtol(text.c_str(), &end, 10);
+      if (text.empty() || *end != '\0' || ranks < 1 || ranks > 1000000) {
+        error = "--decompose needs a rank count between 1 and 1000000, got '" + text + "'";
+        return false;
+      }
+      options.num_ranks = int(ranks);
+    } else if (arg == "--decompose-report") {
+      options.decompose_report = true;
     } else if (!arg.empty() && arg[0] == '-') {
       error = "unknown option '" + arg + "' (see --help)";
       return false;
@@ -98,7 +118,8 @@ bool parse_arguments(int argc, char **argv, Options &options, bool &help, std::s
     error = "no grid given (see --help)";
     return false;
   }
-  if (options.output.empty() && options.npy_dir.empty())
+  if (options.output.empty() && options.npy_dir.empty() && options.num_ranks == 0 &&
+      !options.decompose_report)
     options.info = true;
   return true;
 }
@@ -115,6 +136,62 @@ int write_npy_fields(const fusec::DiffusionCoefficients &coefficients, const std
         !status)
       return fail(status.message());
   std::cout << "wrote " << coefficients.fields().size() << " fields to " << dir << "/\n";
+  return 0;
+}
+
+const fusec::Location kLocations[] = {fusec::Location::Cell, fusec::Location::Edge,
+                                      fusec::Location::Vertex};
+
+// One line per rank: owned points and halo lines 1 + 2 per location, and the exchange peers.
+int print_decomposition(const fusec::Grid &grid, int num_ranks) {
+  fusec::Result<fusec::Decomposition> decomposition = fusec::decompose(grid, num_ranks);
+  if (!decomposition)
+    return fail(decomposition.error());
+  std::printf("%s on %d ranks (owned + halo line 1 + halo line 2)\n", grid.name().c_str(),
+              num_ranks);
+  std::printf("%6s %24s %24s %24s %6s\n", "rank", "cells", "edges", "vertices", "peers");
+  for (int rank = 0; rank < num_ranks; ++rank) {
+    fusec::Result<fusec::LocalDomain> domain = fusec::make_local_domain(grid, *decomposition, rank);
+    if (!domain)
+      return fail(domain.error());
+    std::printf("%6d", rank);
+    for (fusec::Location location : kLocations) {
+      const auto &halo = domain->points.num_halo[int(location)];
+      std::string counts = std::to_string(domain->points.num_owned[int(location)]) + " + " +
+                           std::to_string(halo[0]) + " + " + std::to_string(halo[1]);
+      std::printf(" %24s", counts.c_str());
+    }
+    std::printf(" %6zu\n", domain->exchange(fusec::Location::Cell, fusec::kHaloLines).size());
+  }
+  return 0;
+}
+
+// The scale table of docs/runtime.md: halo sizes for 4 ... 1024 ranks.
+int print_decomposition_report(const fusec::Grid &grid) {
+  std::printf("%s: %d cells, %d edges, %d vertices. Halo points: sum over ranks of halo lines 1 "
+              "and 2, i.e. points one exchange of one field moves per step.\n",
+              grid.name().c_str(), grid.num_cells(), grid.num_edges(), grid.num_vertices());
+  std::printf(
+      "| ranks | cells/rank | halo cells (line 1) | halo cells | halo edges | halo vertices "
+      "| halo/owned, all | max rank halo/owned, cells | max peers | seconds |\n");
+  std::printf("|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n");
+  int64_t total_points = int64_t(grid.num_cells()) + grid.num_edges() + grid.num_vertices();
+  for (int num_ranks = 4; num_ranks <= 1024; num_ranks *= 2) {
+    auto start = std::chrono::steady_clock::now();
+    fusec::Result<fusec::Decomposition> decomposition = fusec::decompose(grid, num_ranks);
+    if (!decomposition)
+      return fail(decomposition.error());
+    fusec::HaloCounts counts = fusec::count_halos(grid, *decomposition);
+    const auto &halo = counts.halo_points;
+    int64_t all_halo = halo[0] + halo[1] + halo[2];
+    std::printf(
+        "| %d | %d | %lld | %lld | %lld | %lld | %.3f | %.3f | %d | %.2f |\n", num_ranks,
+        grid.num_cells() / num_ranks,
+        (long long)counts.halo_line1_points[int(fusec::Location::Cell)],
+        (long long)halo[int(fusec::Location::Cell)], (long long)halo[int(fusec::Location::Edge)],
+        (long long)halo[int(fusec::Location::Vertex)], double(all_halo) / double(total_points),
+        counts.max_rank_ratio[int(fusec::Location::Cell)], counts.max_peers, seconds_since(start));
+  }
   return 0;
 }
 
@@ -136,6 +213,13 @@ int main(int argc, char **argv) {
   if (!grid)
     return fail(grid.error());
   double grid_seconds = seconds_since(start);
+
+  if (options.num_ranks > 0)
+    if (int rc = print_decomposition(*grid, options.num_ranks); rc != 0)
+      return rc;
+  if (options.decompose_report)
+    if (int rc = print_decomposition_report(*grid); rc != 0)
+      return rc;
 
   if (!options.output.empty()) {
     if (fusec::Status status = fusec::write_grid_netcdf(*grid, options.output); !status)

@@ -131,6 +131,9 @@ struct GridTopology {
   // refin_ctrl per location: 0 in the interior and on global grids, n for lateral boundary
   // row n. Empty vectors mean all zero.
   std::array<std::vector<int32_t>, kNumLocations> refin_ctrl;
+  // A domain of a distributed grid (decomposition.h) ends with its halo lines 1 and 2:
+  // num_halo[location][line - 1] points each. All zero for a single-domain grid.
+  std::array<std::array<int32_t, 2>, kNumLocations> num_halo{};
 };
 
 struct GridMetadata {
@@ -142,7 +145,8 @@ struct GridMetadata {
 class Grid {
 public:
   // Validates the tables, derives E2C2V, E2C2E(O), C2E2CO, C2E2C2E and C2E2C2E2C, computes the
-  // zone bounds from refin_ctrl (the grid must be ordered by it, as ICON orders LAM grids) and
+  // zone bounds from the owned points' refin_ctrl (they must be ordered by it, as ICON orders
+  // LAM grids) and topology.num_halo (HALO, HALO_LEVEL_2 at the end), and
   // completes the geometry: every empty array of `geometry` is computed from the coordinates.
   // Vertex coordinates are required (Cartesian or lon/lat); cell centres default to the
   // circumcentres.
