@@ -537,9 +537,10 @@ int BundleRun::run() {
 
 namespace fusec::bench {
 
-ScalarExpression bundleScalar(const char *text) {
+/// What `T::parse` makes of `text`, or the end of the run with a message.
+template <typename T> static T parsedOrExit(const char *text) {
   std::string error;
-  std::optional<ScalarExpression> parsed = ScalarExpression::parse(text, error);
+  std::optional<T> parsed = T::parse(text, error);
   if (!parsed) {
     std::fprintf(stderr, "fusec-bundle-run: error: model.cpp: '%s': %s\n", text, error.c_str());
     std::exit(1);
@@ -547,15 +548,9 @@ ScalarExpression bundleScalar(const char *text) {
   return *parsed;
 }
 
-FieldGenerator bundleField(const char *text) {
-  std::string error;
-  std::optional<FieldGenerator> parsed = FieldGenerator::parse(text, error);
-  if (!parsed) {
-    std::fprintf(stderr, "fusec-bundle-run: error: model.cpp: '%s': %s\n", text, error.c_str());
-    std::exit(1);
-  }
-  return *parsed;
-}
+ScalarExpression bundleScalar(const char *text) { return parsedOrExit<ScalarExpression>(text); }
+
+FieldGenerator bundleField(const char *text) { return parsedOrExit<FieldGenerator>(text); }
 
 } // namespace fusec::bench
 
