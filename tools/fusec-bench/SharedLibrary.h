@@ -18,9 +18,10 @@ namespace fusec::bench {
 /// A loaded shared library; unloaded on destruction.
 class SharedLibrary {
 public:
-  /// Loads `path` with RTLD_LOCAL (every variant defines the same names). A
-  /// file that is already loaded is loaded from a private copy, so that two
-  /// variants never share one copy's state.
+  /// Loads `path` with RTLD_LOCAL (every variant defines the same names).
+  /// Two variants that emit the same code share one cached file and so one
+  /// loaded copy: harmless, since the emitted code keeps all state in the
+  /// instances it creates (no mutable globals).
   static Result<std::unique_ptr<SharedLibrary>> open(const std::string &path);
   ~SharedLibrary();
   SharedLibrary(const SharedLibrary &) = delete;
