@@ -29,8 +29,7 @@ bool isUniform(Value value, ApplyOp apply, llvm::DenseMap<Value, bool> &known) {
   Operation *definition = value.getDefiningOp();
   bool uniform;
   if (!definition)
-    uniform = !apply->isProperAncestor(value.getParentBlock()->getParentOp()) &&
-              value.getParentBlock()->getParentOp() != apply.getOperation();
+    uniform = !apply->isAncestor(value.getParentBlock()->getParentOp());
   else if (!apply->isProperAncestor(definition))
     uniform = true;
   else

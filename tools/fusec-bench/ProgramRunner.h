@@ -35,6 +35,16 @@ public:
   virtual Status fetchOutputs() { return Status::success(); }
   /// Resets the output fields to their values in `initial` (same formats).
   virtual Status restoreOutputs(const std::vector<ArgumentValue> &initial) = 0;
+
+  /// Binds `arguments`, runs once and leaves the results in their outputs.
+  Status runOnce(std::vector<ArgumentValue> &arguments) {
+    Status status = bind(arguments);
+    if (status)
+      status = run();
+    if (status)
+      status = fetchOutputs();
+    return status;
+  }
 };
 
 /// Copies the output fields of `from` into those of `to` (same formats).

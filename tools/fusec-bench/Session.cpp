@@ -241,13 +241,14 @@ bool BenchSession::makeInputSource() {
 bool BenchSession::findCompiler() {
   if (options.backend == Backend::Interpreter || options.emitOnly)
     return true;
-  Result<Compiler> found =
-      options.backend == Backend::Cuda ? Compiler::findCuda(options.runtimeInclude,
-                                                            options.cudaArch, options.fma)
-      : options.backend == Backend::CudaHost
-          ? Compiler::findCudaHost(options.runtimeInclude, options.fma)
-                                             : Compiler::findCpp(options.runtimeInclude,
-                                                                 options.fma);
+  auto find = [&](bool fma) {
+    return options.backend == Backend::Cuda
+               ? Compiler::findCuda(options.runtimeInclude, options.cudaArch, fma)
+           : options.backend == Backend::CudaHost
+               ? Compiler::findCudaHost(options.runtimeInclude, fma)
+               : Compiler::findCpp(options.runtimeInclude, fma);
+  };
+  Result<Compiler> found = find(options.fma);
   if (!found)
     return fail(found.error());
   compiler = std::move(*found);
@@ -255,12 +256,7 @@ bool BenchSession::findCompiler() {
   // -march=native); the verified build above rounds like the interpreter.
   // With --fma one contracted build does both.
   if (!options.fma && options.repeat > 0) {
-    Result<Compiler> timed =
-        options.backend == Backend::Cuda
-            ? Compiler::findCuda(options.runtimeInclude, options.cudaArch, /*fma=*/true)
-        : options.backend == Backend::CudaHost
-            ? Compiler::findCudaHost(options.runtimeInclude, /*fma=*/true)
-            : Compiler::findCpp(options.runtimeInclude, /*fma=*/true);
+    Result<Compiler> timed = find(/*fma=*/true);
     if (!timed)
       return fail(timed.error());
     timedCompiler = std::move(*timed);
@@ -498,6 +494,27 @@ struct Measurement {
 
 } // namespace
 
+/// Every output field of `actual` compared with `reference`, with the
+/// tolerances `tolerancesOf` gives its parameter.
+static std::vector<FieldResult>
+compareOutputs(const ProgramSignature &program, const std::vector<ArgumentValue> &actual,
+               const std::vector<ArgumentValue> &reference,
+               llvm::function_ref<Tolerances(const Parameter &)> tolerancesOf) {
+  std::vector<FieldResult> fields;
+  for (size_t i = 0; i < program.parameters.size(); ++i) {
+    const Parameter &parameter = program.parameters[i];
+    if (!parameter.isOutput())
+      continue;
+    FieldResult field;
+    field.name = parameter.name;
+    field.format = actual[i].field.format();
+    field.tolerances = tolerancesOf(parameter);
+    field.comparison = compareFields(actual[i].field, reference[i].field, field.tolerances);
+    fields.push_back(std::move(field));
+  }
+  return fields;
+}
+
 /// Replaces the verified build's runner by one of the variant's timed build
 /// (FMA contraction), after checking its outputs against the reference with
 /// the FMA tolerances: a field outside them is added to the result as
@@ -513,23 +530,13 @@ static Status switchToTimedBuild(Measurement &m, const Variant &variant,
   m.timers = GeneratedTimers::find(*variant.timedLibrary, program.name, (*native)->handle());
   m.runner = std::move(*native);
   m.arguments = prepared.inputs;
-  Status status = m.runner->bind(m.arguments);
-  if (status)
-    status = m.runner->run();
-  if (status)
-    status = m.runner->fetchOutputs();
-  if (!status)
+  if (Status status = m.runner->runOnce(m.arguments); !status)
     return status;
-  for (size_t i = 0; i < program.parameters.size(); ++i) {
-    const Parameter &parameter = program.parameters[i];
-    if (!parameter.isOutput())
-      continue;
-    FieldResult field;
-    field.name = parameter.name + " (timed build)";
-    field.format = m.arguments[i].field.format();
-    field.tolerances = Tolerances::withFmaFor(parameter.dtype);
-    field.comparison =
-        compareFields(m.arguments[i].field, prepared.reference[i].field, field.tolerances);
+  for (FieldResult &field : compareOutputs(program, m.arguments, prepared.reference,
+                                           [](const Parameter &parameter) {
+                                             return Tolerances::withFmaFor(parameter.dtype);
+                                           })) {
+    field.name += " (timed build)";
     if (!field.comparison.passed())
       m.result.fields.push_back(std::move(field));
   }
@@ -582,27 +589,14 @@ std::vector<VariantResult> BenchSession::measure(llvm::ArrayRef<Variant *> varia
     }
     m.arguments = prepared.inputs;
     std::vector<ArgumentValue> &arguments = m.arguments;
-    Status status = m.runner->bind(arguments);
-    if (status)
-      status = m.runner->run();
-    if (status)
-      status = m.runner->fetchOutputs();
-    if (!status) {
+    if (Status status = m.runner->runOnce(arguments); !status) {
       m.error(status.message());
       continue;
     }
-    for (size_t i = 0; i < program.parameters.size(); ++i) {
-      const Parameter &parameter = program.parameters[i];
-      if (!parameter.isOutput())
-        continue;
-      FieldResult field;
-      field.name = parameter.name;
-      field.format = arguments[i].field.format();
-      field.tolerances = tolerancesFor(program, parameter);
-      field.comparison =
-          compareFields(arguments[i].field, prepared.reference[i].field, field.tolerances);
-      m.result.fields.push_back(std::move(field));
-    }
+    m.result.fields = compareOutputs(program, arguments, prepared.reference,
+                                     [&](const Parameter &parameter) {
+                                       return tolerancesFor(program, parameter);
+                                     });
     setVerdict(m.result);
     saveArguments(program, variantDirectoryName(variant->name), arguments, /*outputsOnly=*/true);
     if (repeat == 0)

@@ -282,12 +282,7 @@ Result<std::vector<ArgumentValue>> BundleRun::reference(const BundleProgram &pro
       NativeRunner::create(*variants[0].exact, program.signature.name, mesh, nlev);
   if (!runner)
     return runner.status();
-  Status status = (*runner)->bind(expected);
-  if (status)
-    status = (*runner)->run();
-  if (status)
-    status = (*runner)->fetchOutputs();
-  if (!status)
+  if (Status status = (*runner)->runOnce(expected); !status)
     return Status::failure("reference run of variant '" + variants[0].model->name +
                            "': " + status.message());
   return expected;
@@ -330,10 +325,10 @@ Json BundleRun::compareOutputs(const BundleProgram &program,
 
 Json BundleRun::runProgram(const BundleProgram &program) {
   const ProgramSignature &signature = program.signature;
+  uint64_t bytes = compulsoryBytes(signature, *grid, nlev);
   Json result = Json::object()
                     .set("program", Json::string(signature.name))
-                    .set("compulsory_bytes",
-                         Json::number(double(compulsoryBytes(signature, *grid, nlev))));
+                    .set("compulsory_bytes", Json::number(double(bytes)));
   std::fprintf(stderr, "fusec-bundle-run: %s\n", signature.name.c_str());
   Result<GeneratedArguments> generated = generator->generate(signature);
   Result<std::vector<ArgumentValue>> expected =
@@ -365,11 +360,7 @@ Json BundleRun::runProgram(const BundleProgram &program) {
       std::vector<ArgumentValue> arguments = inputs;
       Result<std::unique_ptr<NativeRunner>> runner =
           NativeRunner::create(*m.variant->exact, signature.name, mesh, nlev);
-      Status status = runner ? (*runner)->bind(arguments) : runner.status();
-      if (status)
-        status = (*runner)->run();
-      if (status)
-        status = (*runner)->fetchOutputs();
+      Status status = runner ? (*runner)->runOnce(arguments) : runner.status();
       if (!status) {
         error(status.message());
         continue;
@@ -387,12 +378,7 @@ Json BundleRun::runProgram(const BundleProgram &program) {
     }
     m.runner = std::move(*runner);
     m.arguments = inputs;
-    Status status = m.runner->bind(m.arguments);
-    if (status)
-      status = m.runner->run();
-    if (status)
-      status = m.runner->fetchOutputs();
-    if (!status) {
+    if (Status status = m.runner->runOnce(m.arguments); !status) {
       error("timed build: " + status.message());
       continue;
     }
@@ -402,7 +388,7 @@ Json BundleRun::runProgram(const BundleProgram &program) {
       failed = true;
     m.timing = options.repeat > 0;
     for (unsigned w = 0; w < options.warmup && m.timing; ++w) {
-      status = m.runner->restoreOutputs(inputs);
+      Status status = m.runner->restoreOutputs(inputs);
       if (status)
         status = m.runner->run();
       if (!status)
@@ -429,7 +415,6 @@ Json BundleRun::runProgram(const BundleProgram &program) {
     }
 
   Json variantResults = Json::array();
-  uint64_t bytes = compulsoryBytes(signature, *grid, nlev);
   for (Measurement &m : measurements) {
     Json samples = Json::array();
     for (double seconds : m.samples)
