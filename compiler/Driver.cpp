@@ -149,6 +149,7 @@ int fusec::compile(const CompileOptions &options, llvm::raw_ostream &errs) {
     return writeOutput(options.outputPath, os.str(), errs) ? 0 : 1;
   }
 
+  setOptimisationTarget(*module, configTargetOf(*emit));
   if (options.configPath.empty()) {
     if (mlir::failed(pm.run(*module)))
       return 1;

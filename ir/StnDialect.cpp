@@ -5,6 +5,7 @@
 #include "ir/StnTypes.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/IR/BuiltinOps.h"
 
 using namespace mlir;
 using namespace fusec::stn;
@@ -18,6 +19,17 @@ Operation *StnDialect::materializeConstant(OpBuilder &builder, Attribute value, 
   if (!typed || !arith::ConstantOp::isBuildableWith(typed, type))
     return nullptr;
   return builder.create<arith::ConstantOp>(loc, type, typed);
+}
+
+LogicalResult StnDialect::verifyOperationAttribute(Operation *op, NamedAttribute attribute) {
+  if (attribute.getName() != kTargetAttr)
+    return op->emitError() << "unknown attribute '" << attribute.getName().getValue()
+                           << "' of the stn dialect";
+  auto target = dyn_cast<StringAttr>(attribute.getValue());
+  if (!isa<ModuleOp>(op) || !target || (target.getValue() != "cpp" && target.getValue() != "cuda"))
+    return op->emitError() << "'" << kTargetAttr
+                           << "' must be \"cpp\" or \"cuda\" on a module";
+  return success();
 }
 
 void StnDialect::initialize() {

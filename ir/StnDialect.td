@@ -23,8 +23,13 @@ def Stn_Dialect : Dialect {
   }];
   let useDefaultTypePrinterParser = 1;
   let hasConstantMaterializer = 1;
+  let hasOperationAttrVerify = 1;
   let extraClassDeclaration = [{
     void registerTypes();
+
+    /// `stn.target` on a module: the code the passes optimise for, `"cpp"` or
+    /// `"cuda"` (the fusion cost model's weights; docs/dialect.md).
+    static constexpr ::llvm::StringLiteral kTargetAttr = "stn.target";
   }];
   let dependentDialects = ["::mlir::arith::ArithDialect",
                            "::mlir::math::MathDialect",

@@ -57,23 +57,6 @@ int64_t multiplicity(Operation *op, ApplyOp apply) {
   return count;
 }
 
-int64_t estimateWork(ApplyOp apply) {
-  int64_t work = 0;
-  apply.getBody().walk([&](Operation *op) {
-    int64_t times = multiplicity(op, apply);
-    if (isa<LoadOp>(op)) {
-      work += 2 * times;
-    } else if (auto reduce = dyn_cast<ReduceOp>(op)) {
-      if (ConnectivityOp conn = lookupConnectivity(reduce, reduce.getConnAttr()))
-        work += times * conn.getSize(); // one accumulation per neighbour
-    } else if (op->getDialect() && op->getDialect()->getNamespace() != "stn" &&
-               !isa<arith::ConstantOp>(op) && !op->hasTrait<OpTrait::IsTerminator>()) {
-      work += times;
-    }
-  });
-  return work;
-}
-
 SmallVector<Value> fieldsReadBy(Operation *op) {
   SmallVector<Value> fields;
   op->walk([&](LoadOp load) {

@@ -19,12 +19,6 @@ std::string describeApply(stn::ApplyOp apply);
 mlir::Value inlineProducer(mlir::OpBuilder &builder, stn::ApplyOp producer,
                            unsigned resultIndex, mlir::Value point, int64_t levelOffset);
 
-/// The work of evaluating an application's region once: one unit per
-/// arithmetic operation and per fold step, two per load (loads cost issue
-/// slots and cache bandwidth), each times the neighbour counts of the folds
-/// around it.
-int64_t estimateWork(stn::ApplyOp apply);
-
 /// How often `op` runs per point of `apply`: the product of the neighbour
 /// counts of the folds around it.
 int64_t multiplicity(mlir::Operation *op, stn::ApplyOp apply);

@@ -1,5 +1,6 @@
 //===- MapFusion.cpp - producer-consumer and sibling fusion ---------------===//
 
+#include "passes/CostModel.h"
 #include "passes/DomainUtils.h"
 #include "passes/FusionUtils.h"
 #include "passes/Passes.h"
@@ -25,8 +26,10 @@ constexpr llvm::StringLiteral kPass = "stn-map-fusion";
 /// How a temporary is read by the applications that use it.
 struct ReadSites {
   SmallVector<LoadOp> inlinable;
-  int64_t evaluations = 0; // per consumer point: loads weighted by their folds' sizes
-  bool throughNeighbours = false;
+  // Per consumer point, loads weighted by their folds' sizes: at the
+  // consumer's point, and at other points (through neighbour tables).
+  int64_t centreEvaluations = 0;
+  int64_t neighbourEvaluations = 0;
   bool allInlinable = true;
   bool stored = false;
   std::string refusal; // why some read cannot be inlined
@@ -34,8 +37,8 @@ struct ReadSites {
 
 class MapFusion {
 public:
-  MapFusion(ProgramOp program, bool recompute, int64_t bytesWeight)
-      : program(program), recompute(recompute), bytesWeight(bytesWeight) {}
+  MapFusion(ProgramOp program, bool recompute, CostWeights weights, StringRef target)
+      : program(program), recompute(recompute), weights(weights), target(target) {}
 
   void run() {
     while (fuseOneProducer() || fuseOneSiblingPair()) {
@@ -95,13 +98,14 @@ private:
           sites.refusal = "not fused into " + describeApply(consumer) + ": " + why;
         continue;
       }
-      sites.throughNeighbours |= load.getPoint() != consumer.getPoint();
+      bool throughNeighbour = load.getPoint() != consumer.getPoint();
       bool repeated = llvm::any_of(sites.inlinable, [&](LoadOp counted) {
         return sameEvaluation(counted, load, dominance);
       });
       sites.inlinable.push_back(load);
       if (!repeated)
-        sites.evaluations += multiplicity(load, consumer);
+        (throughNeighbour ? sites.neighbourEvaluations : sites.centreEvaluations) +=
+            multiplicity(load, consumer);
     }
     return sites;
   }
@@ -115,22 +119,30 @@ private:
         explain(producer, sites.refusal);
       return false;
     }
-    // Cost model: recomputing costs the producer's work at every read; keeping
-    // it costs one evaluation plus a write and a read of the temporary through
-    // DRAM (bytes weighted by `bytes-weight` work units per byte).
-    int64_t work = estimateWork(producer);
-    int64_t reads = sites.evaluations;
+    // Cost model (CostModel.h): recomputing costs the producer's work at every
+    // read, its own loads turning into gathers where it is evaluated at a
+    // neighbour; keeping it costs one evaluation, a write and a read of the
+    // temporary through DRAM, and the consumers' loads or gathers of it. A
+    // single read at the centre is always fused: nothing is evaluated twice.
+    int64_t work = estimateWork(producer, weights, /*atNeighbour=*/false);
+    int64_t workThere = estimateWork(producer, weights, /*atNeighbour=*/true);
+    int64_t reads = sites.centreEvaluations + sites.neighbourEvaluations;
+    bool throughNeighbours = sites.neighbourEvaluations > 0;
     bool producerStays = sites.stored || !sites.allInlinable;
     int64_t bytes = 2 * (getElementType(result.getType()).getIntOrFloatBitWidth() / 8);
-    int64_t recomputeCost = reads * work;
-    int64_t keepCost = (producerStays ? 0 : work) + bytesWeight * bytes;
-    if (reads > 1 && recomputeCost > keepCost) {
+    int64_t recomputeCost = sites.centreEvaluations * work + sites.neighbourEvaluations * workThere;
+    int64_t keepCost = (producerStays ? 0 : work) + weights.bytes * bytes +
+                       sites.centreEvaluations * weights.load +
+                       sites.neighbourEvaluations * weights.gather;
+    if ((reads > 1 || throughNeighbours) && recomputeCost > keepCost) {
       explain(producer, llvm::formatv("not fused: {0} read {1} times{2}, recomputation would "
                                       "cost {3} work units against {4} to keep it in memory "
-                                      "({5:f1}x the producer's work)",
+                                      "({5:f1}x the producer's work; {6} weights: gather {7}, "
+                                      "byte {8})",
                                       describeApply(producer), reads,
-                                      sites.throughNeighbours ? " through neighbour tables" : "",
-                                      recomputeCost, keepCost, double(recomputeCost) / work)
+                                      throughNeighbours ? " through neighbour tables" : "",
+                                      recomputeCost, keepCost, double(recomputeCost) / work,
+                                      target, weights.gather, weights.bytes)
                             .str());
       return false;
     }
@@ -143,8 +155,8 @@ private:
     }
     explain(producer, llvm::formatv("fused {0} into its readers: {1} read(s){2}, work {3} each",
                                     describeApply(producer), reads,
-                                    sites.throughNeighbours ? " recomputed through neighbour tables"
-                                                            : " at the centre",
+                                    throughNeighbours ? " recomputed through neighbour tables"
+                                                      : " at the centre",
                                     work)
                           .str());
     if (producer.use_empty())
@@ -173,14 +185,21 @@ private:
 
   ProgramOp program;
   bool recompute;
-  int64_t bytesWeight;
+  CostWeights weights;
+  StringRef target;
 };
 
 struct MapFusionPass : public fusec::impl::MapFusionBase<MapFusionPass> {
   using MapFusionBase::MapFusionBase;
   void runOnOperation() override {
+    StringRef target = targetOf(getOperation());
+    CostWeights weights = costWeightsFor(target);
+    if (bytesWeight >= 0)
+      weights.bytes = bytesWeight;
+    if (gatherWeight >= 0)
+      weights.gather = gatherWeight;
     getOperation().walk([&](ProgramOp program) {
-      MapFusion(program, recompute, bytesWeight).run();
+      MapFusion(program, recompute, weights, target).run();
     });
   }
 };

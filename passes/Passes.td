@@ -80,11 +80,18 @@ def MapFusion : Pass<"stn-map-fusion", "::mlir::ModuleOp"> {
     centre (any constant level offset) clones the producer's region at the
     consumer's point and shifted level; a read through a neighbour table
     recomputes the producer at each neighbour (a missing neighbour reads 0, as
-    before). The cost model recomputes when `reads x work(producer)` is at
-    most `work(producer)` (when the producer disappears) plus
-    `bytes-weight x` the bytes a materialised temporary moves (one write, one
-    read). Reads at the same point and level where one dominates the other
-    count once: CSE keeps one recomputation. Nothing is fused across a halo exchange or across an operation
+    before). The cost model counts work units (one per arithmetic operation
+    and fold step, `load` per read at the point computed, `gather-weight` per
+    read through a neighbour table, `bytes-weight` per byte of DRAM traffic)
+    and recomputes when the producer's work at every read (its own reads
+    become gathers where it runs at a neighbour) is at most what keeping the
+    temporary costs: one evaluation (when the producer would disappear), the
+    bytes it moves (one write, one read) and the consumers' reads of it. A
+    single read at the centre is always fused. Reads at the same point and
+    level where one dominates the other count once: CSE keeps one
+    recomputation. The weights are the module's target's (`stn.target`,
+    "cuda" when absent; calibrated by scripts/calibrate_cost_model.py) unless
+    given as options. Nothing is fused across a halo exchange or across an operation
     that writes a field the producer reads: only independent operations are
     skipped over.
 
@@ -120,8 +127,10 @@ def MapFusion : Pass<"stn-map-fusion", "::mlir::ModuleOp"> {
   let options = [
     Option<"recompute", "recompute", "bool", /*default=*/"true",
            "Recompute temporaries read through neighbour tables when the cost model allows">,
-    Option<"bytesWeight", "bytes-weight", "int64_t", /*default=*/"8",
-           "Work units one byte of DRAM traffic is worth in the cost model">,
+    Option<"bytesWeight", "bytes-weight", "int64_t", /*default=*/"-1",
+           "Work units one byte of DRAM traffic is worth (default: the target's)">,
+    Option<"gatherWeight", "gather-weight", "int64_t", /*default=*/"-1",
+           "Work units one read through a neighbour table is worth (default: the target's)">,
   ];
   let dependentDialects = ["::mlir::arith::ArithDialect", "::mlir::scf::SCFDialect"];
 }

@@ -4,6 +4,8 @@
 #include "passes/PipelineConfig.h"
 #include "passes/Passes.h"
 
+#include "ir/StnDialect.h"
+
 #include "mlir/IR/SymbolTable.h"
 
 #include "mlir/Pass/PassRegistry.h"
@@ -57,7 +59,7 @@ std::string describeValidPipelines() {
     text += pipeline.name.str() + ", ";
   text += "or a comma-separated list of those and of passes:";
   for (llvm::StringRef pass :
-       {"stn-map-fusion{recompute=true bytes-weight=8}", "stn-merge-vertical",
+       {"stn-map-fusion{recompute=true bytes-weight=8 gather-weight=2}", "stn-merge-vertical",
         "stn-remove-redundant-arrays", "stn-k-blocking{block=4 stencils=<regex>}",
         "stn-uniform-if",
         "canonicalize", "cse"})
@@ -81,6 +83,11 @@ static llvm::SmallVector<llvm::StringRef> splitPipelineElements(llvm::StringRef 
   }
   elements.push_back(spec.drop_front(start).trim());
   return elements;
+}
+
+void setOptimisationTarget(ModuleOp module, ConfigTarget target) {
+  module->setAttr(stn::StnDialect::kTargetAttr,
+                  StringAttr::get(module.getContext(), configTargetName(target)));
 }
 
 LogicalResult buildOptimisationPipeline(OpPassManager &pm, llvm::StringRef spec,

@@ -13,6 +13,11 @@
 namespace fusec {
 
 struct PipelineConfig;
+enum class ConfigTarget;
+
+/// Marks `module` as optimised for `target` (its `stn.target` attribute): the
+/// cost model of the fusion passes uses that target's weights.
+void setOptimisationTarget(mlir::ModuleOp module, ConfigTarget target);
 
 /// Adds the optimisation pipeline `spec` to `pm`: a named pipeline (`none`,
 /// `fuse-all`) or a textual one (`stn-map-fusion,stn-k-blocking{block=8}`).

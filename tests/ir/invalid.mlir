@@ -249,3 +249,15 @@ stn.program @write_outside_kernel(%f: !stn.field<Cell x K x f64>, %lo: i32, %hi:
   }
   stn.return
 }
+
+// -----
+
+// expected-error @+1 {{'stn.target' must be "cpp" or "cuda" on a module}}
+module attributes {stn.target = "fpga"} {
+}
+
+// -----
+
+// expected-error @+1 {{unknown attribute 'stn.speed' of the stn dialect}}
+module attributes {stn.speed = 1 : i32} {
+}

@@ -1,5 +1,6 @@
 // RUN: %fusec-opt %s -split-input-file -stn-map-fusion -Rpass=stn-map-fusion -mlir-print-op-on-diagnostic=false -verify-diagnostics | FileCheck %s
 // RUN: %fusec-opt %s -split-input-file -stn-map-fusion="bytes-weight=0" -mlir-print-op-on-diagnostic=false | FileCheck %s --check-prefix=NOCOST
+// RUN: %fusec-opt %s -split-input-file -stn-map-fusion="gather-weight=2" -mlir-print-op-on-diagnostic=false | FileCheck %s --check-prefix=GATHER2
 
 
 // Centre read at K-1: the producer is cloned at the shifted level.
@@ -110,7 +111,8 @@ stn.connectivity @E2C : Edge -> Cell [2] skip
 
 // Cost model: two reads at the same point and level are one evaluation (CSE
 // keeps one copy of the recomputed producer); reads at k and k-1 are two. So
-// with free memory 'twice' is still fused and 'shifted' is not.
+// with free memory 'twice' is still fused and 'shifted' is not: computing its
+// 5 units twice costs more than once plus two loads of the temporary.
 // CHECK-LABEL: stn.program @repeated_reads
 // CHECK-NOT: name = "twice"
 // CHECK-NOT: name = "shifted"
@@ -129,12 +131,14 @@ stn.program @repeated_reads(%f: !stn.field<Cell x K x f64> {stn.name = "f"},
     %y = arith.mulf %x, %x : f64
     stn.yield %y : f64
   } attributes {name = "twice"}
-  // expected-remark @+1 {{fused 'shifted' into its readers: 2 read(s) at the centre, work 3 each}}
+  // expected-remark @+1 {{fused 'shifted' into its readers: 2 read(s) at the centre, work 5 each}}
   %s = stn.apply on Cell[%lo : %hi] K[%k0 : %k1] -> !stn.temp<Cell x K x f64> {
   ^bb0(%p: !stn.point<Cell>):
     %x = stn.load %f[%p, k] : !stn.field<Cell x K x f64>
     %y = arith.addf %x, %x : f64
-    stn.yield %y : f64
+    %z = arith.mulf %y, %x : f64
+    %w = arith.subf %z, %y : f64
+    stn.yield %w : f64
   } attributes {name = "shifted"}
   %u = stn.apply on Cell[%lo : %hi] K[%k0 : %k1] -> !stn.temp<Cell x K x f64> {
   ^bb0(%p: !stn.point<Cell>):
@@ -339,4 +343,49 @@ stn.program @siblings_across_exchange(%w: !stn.field<Cell x K x f64> {stn.intent
   } attributes {name = "dwdy"}
   stn.store %u to %y on Cell[%lo : %hi] K[%k0 : %k1] : !stn.temp<Cell x K x f64> to !stn.field<Cell x K x f64>
   stn.return
+}
+
+// -----
+
+// The module's target picks the weights (CostModel.h). On CPUs gathers do not
+// vectorise (cpp: 38 units each), so recomputing the Laplacian at its 4
+// neighbours, where its own reads become gathers of gathers, costs more than
+// the round trip through memory; with a gather priced like a load, as on
+// CUDA, it is recomputed. Options override the target's weights.
+// CHECK-LABEL: stn.program @target_weights
+// CHECK: attributes {name = "lap"}
+// CHECK: stn.load %{{.*}}[%{{.*}}, k] : !stn.temp
+// GATHER2-LABEL: stn.program @target_weights
+// GATHER2-NOT: attributes {name = "lap"}
+// GATHER2: attributes {name = "lap4"}
+module attributes {stn.target = "cpp"} {
+  stn.connectivity @C2E2CO : Cell -> Cell [4]
+  stn.program @target_weights(%w: !stn.field<Cell x K x f64> {stn.name = "w"},
+      %g: !stn.field<Cell x C2E2CO[4] x f64> {stn.name = "g"},
+      %o: !stn.field<Cell x K x f64> {stn.intent = 1 : i32, stn.name = "o"},
+      %lo: i32 {stn.name = "lo"}, %hi: i32 {stn.name = "hi"}, %clo: i32, %chi: i32, %k0: i32, %k1: i32) {
+    // expected-remark @+1 {{not fused: 'lap' read 4 times through neighbour tables, recomputation would cost 1248 work units against 448 to keep it in memory (7.4x the producer's work; cpp weights: gather 38, byte 8)}}
+    %t = stn.apply on Cell[%clo : %chi] K[%k0 : %k1] -> !stn.temp<Cell x K x f64> {
+    ^bb0(%p: !stn.point<Cell>):
+      %s = stn.reduce sum over @C2E2CO at %p : !stn.point<Cell> -> f64 {
+      ^bb0(%j: index, %q: !stn.point<Cell>):
+        %c = stn.load %g[%p, nbr %j] : !stn.field<Cell x C2E2CO[4] x f64>
+        %x = stn.load %w[%q, k] : !stn.field<Cell x K x f64>
+        %m = arith.mulf %c, %x : f64
+        stn.yield %m : f64
+      }
+      stn.yield %s : f64
+    } attributes {name = "lap"}
+    %u = stn.apply on Cell[%lo : %hi] K[%k0 : %k1] -> !stn.temp<Cell x K x f64> {
+    ^bb0(%p: !stn.point<Cell>):
+      %s = stn.reduce sum over @C2E2CO at %p : !stn.point<Cell> -> f64 {
+      ^bb0(%j: index, %q: !stn.point<Cell>):
+        %x = stn.load %t[%q, k] : !stn.temp<Cell x K x f64>
+        stn.yield %x : f64
+      }
+      stn.yield %s : f64
+    } attributes {name = "lap4"}
+    stn.store %u to %o on Cell[%lo : %hi] K[%k0 : %k1] : !stn.temp<Cell x K x f64> to !stn.field<Cell x K x f64>
+    stn.return
+  }
 }

@@ -337,6 +337,8 @@ std::unique_ptr<Variant> BenchSession::compile(const std::string &name,
     return std::move(variant);
   };
   bool native = options.backend != Backend::Interpreter;
+  if (std::optional<ConfigTarget> target = configTargetOf(options.backend))
+    setOptimisationTarget(*variant->module, *target);
   std::string error;
   if (mlir::failed(runPipelines(*variant->module, restrictTo(config, *module, *variant->module),
                                 /*lower=*/native, error)))

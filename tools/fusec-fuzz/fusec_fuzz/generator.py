@@ -911,6 +911,8 @@ def _random_pass(rng: random.Random, stencils: list[str]) -> str:
         options = []
         if rng.random() < 0.6:
             options.append(f"bytes-weight={rng.choice((0, 1, 2, 8, 32))}")
+        if rng.random() < 0.4:
+            options.append(f"gather-weight={rng.choice((0, 2, 8, 38))}")
         if rng.random() < 0.5:
             options.append(f"recompute={rng.choice(('true', 'false'))}")
         return "stn-map-fusion" + ("{" + " ".join(options) + "}" if options else "")

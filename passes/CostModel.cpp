@@ -1,0 +1,53 @@
+//===- CostModel.cpp - what the fusion passes count as work, per target ---===//
+
+#include "passes/CostModel.h"
+#include "passes/DomainUtils.h"
+#include "passes/FusionUtils.h"
+
+#include "ir/StnDialect.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/IR/BuiltinOps.h"
+
+using namespace mlir;
+using namespace fusec::stn;
+
+namespace fusec {
+
+StringRef targetOf(Operation *op) {
+  auto module = isa<ModuleOp>(op) ? cast<ModuleOp>(op) : op->getParentOfType<ModuleOp>();
+  if (module)
+    if (auto target = module->getAttrOfType<StringAttr>(StnDialect::kTargetAttr))
+      return target.getValue();
+  return "cuda";
+}
+
+CostWeights costWeightsFor(StringRef target) {
+  // cpp: scripts/calibrate_cost_model.py on the development machine (docs/bench.md,
+  // "Calibrating the cost model"). cuda: not measured on a GPU yet; gathers are priced
+  // as loads (threads hide their latency) and a byte as 8 units, the weights the
+  // model had before it knew targets.
+  if (target == "cpp")
+    return {/*load=*/2, /*gather=*/38, /*bytes=*/8};
+  return {/*load=*/2, /*gather=*/2, /*bytes=*/8};
+}
+
+int64_t estimateWork(ApplyOp apply, const CostWeights &weights, bool atNeighbour) {
+  int64_t work = 0;
+  apply.getBody().walk([&](Operation *op) {
+    int64_t times = multiplicity(op, apply);
+    if (auto load = dyn_cast<LoadOp>(op)) {
+      bool gathered = load.getPoint() && (atNeighbour || load.getPoint() != apply.getPoint());
+      work += (gathered ? weights.gather : weights.load) * times;
+    } else if (auto reduce = dyn_cast<ReduceOp>(op)) {
+      if (ConnectivityOp conn = lookupConnectivity(reduce, reduce.getConnAttr()))
+        work += times * conn.getSize(); // one accumulation per neighbour
+    } else if (op->getDialect() && op->getDialect()->getNamespace() != "stn" &&
+               !isa<arith::ConstantOp>(op) && !op->hasTrait<OpTrait::IsTerminator>()) {
+      work += times;
+    }
+  });
+  return work;
+}
+
+} // namespace fusec

@@ -1,0 +1,46 @@
+//===- CostModel.h - what the fusion passes count as work, per target -*- C++ -*-===//
+//
+// The fusion cost model counts work units: one per arithmetic operation and
+// per fold step, `load` per read at the point being computed (consecutive
+// points read consecutive memory), `gather` per read at another point
+// through a neighbour table (the table entry included), and `bytes` per byte
+// of DRAM traffic. The weights differ between targets: a CPU vectorises
+// arithmetic and contiguous loads but not gathers, a GPU hides latency with
+// threads. scripts/calibrate_cost_model.py measures them on a machine
+// (docs/architecture.md §5).
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef FUSEC_PASSES_COSTMODEL_H
+#define FUSEC_PASSES_COSTMODEL_H
+
+#include "ir/StnOps.h"
+
+#include "llvm/ADT/StringRef.h"
+
+#include <cstdint>
+
+namespace fusec {
+
+struct CostWeights {
+  int64_t load;
+  int64_t gather;
+  int64_t bytes;
+};
+
+/// The code a module is optimised for: its `stn.target` attribute, else
+/// "cuda" (the default target, docs/dialect.md).
+llvm::StringRef targetOf(mlir::Operation *op);
+
+/// The calibrated weights of `target` ("cpp" or "cuda").
+CostWeights costWeightsFor(llvm::StringRef target);
+
+/// The work of evaluating an application's region once, each operation times
+/// the neighbour counts of the folds around it. With `atNeighbour`, the
+/// region is evaluated at a neighbour of the reader's point (recomputation
+/// through a table), so its reads at its own point are gathers too.
+int64_t estimateWork(stn::ApplyOp apply, const CostWeights &weights, bool atNeighbour);
+
+} // namespace fusec
+
+#endif // FUSEC_PASSES_COSTMODEL_H
