@@ -17,6 +17,13 @@ Rounds are interleaved (every round runs all three programs) and the medians of 
 medians are used; the spread over rounds is printed with them.
 
     scripts/calibrate_cost_model.py [--backend cpp] [--grid r2b5] [--nlev 80] [--rounds 3]
+
+On a GPU machine, which has no fusec-bench, pack the programs into a bundle
+(`fusec-bench pack DIR scripts/calibration/cost-model.stn -I stencils --pipelines none`), run
+it there, render its results with `fusec-bench report DIR/results/<grid>.json --json F`, and
+compute the weights from that file:
+
+    scripts/calibrate_cost_model.py --from-json F [F ...]      (one round per file)
 """
 
 import argparse
@@ -33,6 +40,17 @@ ARITHMETIC_OPERATIONS = 263
 GATHERED_NEIGHBOURS = 9
 
 
+def read_round(json_path):
+    with open(json_path) as f:
+        report = json.load(f)
+    medians = {name: entry["variants"]["none"]["median"]
+               for name, entry in report["comparison"].items()}
+    missing = {"copy", "arithmetic", "gather"} - medians.keys()
+    if missing:
+        sys.exit(f"calibrate_cost_model: {json_path} has no time for {', '.join(sorted(missing))}")
+    return report, medians
+
+
 def measure_round(args, json_path):
     command = [args.fusec_bench, "run", SOURCE, "-I", os.path.join(ROOT, "stencils"),
                "--pipelines", "none", "--backend", args.backend, "--grid", args.grid,
@@ -40,11 +58,7 @@ def measure_round(args, json_path):
     result = subprocess.run(command, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
     if result.returncode != 0:
         sys.exit(f"calibrate_cost_model: fusec-bench failed:\n{result.stdout}")
-    with open(json_path) as f:
-        report = json.load(f)
-    medians = {name: entry["variants"]["none"]["median"]
-               for name, entry in report["comparison"].items()}
-    return report, medians
+    return read_round(json_path)
 
 
 def main():
@@ -55,13 +69,21 @@ def main():
     parser.add_argument("--nlev", type=int, default=80)
     parser.add_argument("--rounds", type=int, default=3)
     parser.add_argument("--repeat", type=int, default=10)
+    parser.add_argument("--from-json", nargs="+", metavar="FILE",
+                        help="fusec-bench JSON reports to use instead of measuring")
     args = parser.parse_args()
 
     rounds = []
-    with tempfile.TemporaryDirectory() as scratch:
-        for index in range(args.rounds):
-            report, medians = measure_round(args, os.path.join(scratch, f"round{index}.json"))
+    if args.from_json:
+        for path in args.from_json:
+            report, medians = read_round(path)
             rounds.append(medians)
+        args.backend, args.rounds, args.repeat = report["run"]["backend"], len(rounds), report["run"]["repeat"]
+    else:
+        with tempfile.TemporaryDirectory() as scratch:
+            for index in range(args.rounds):
+                report, medians = measure_round(args, os.path.join(scratch, f"round{index}.json"))
+                rounds.append(medians)
     run = report["run"]
     points = run["cells"] * run["nlev"]
     compulsory = report["comparison"]["copy"]["compulsory_bytes"]
