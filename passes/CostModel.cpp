@@ -32,12 +32,16 @@ CostWeights costWeightsFor(StringRef target) {
   return {/*load=*/2, /*gather=*/2, /*bytes=*/8};
 }
 
-int64_t estimateWork(ApplyOp apply, const CostWeights &weights, bool atNeighbour) {
+/// The work of `root`'s region per point `point`; see CostModel.h.
+static int64_t regionWork(Operation *root, Value point, const CostWeights &weights,
+                          bool atNeighbour) {
   int64_t work = 0;
-  apply.getBody().walk([&](Operation *op) {
-    int64_t times = multiplicity(op, apply);
+  root->walk([&](Operation *op) {
+    if (op == root)
+      return;
+    int64_t times = multiplicity(op, root);
     if (auto load = dyn_cast<LoadOp>(op)) {
-      bool gathered = load.getPoint() && (atNeighbour || load.getPoint() != apply.getPoint());
+      bool gathered = load.getPoint() && (atNeighbour || load.getPoint() != point);
       work += (gathered ? weights.gather : weights.load) * times;
     } else if (auto reduce = dyn_cast<ReduceOp>(op)) {
       if (ConnectivityOp conn = lookupConnectivity(reduce, reduce.getConnAttr()))
@@ -48,6 +52,23 @@ int64_t estimateWork(ApplyOp apply, const CostWeights &weights, bool atNeighbour
     }
   });
   return work;
+}
+
+int64_t estimateWork(ApplyOp apply, const CostWeights &weights, bool atNeighbour) {
+  return regionWork(apply, apply.getPoint(), weights, atNeighbour);
+}
+
+int64_t estimateWork(KernelOp kernel, const CostWeights &weights) {
+  return regionWork(kernel, kernel.getPoint(), weights, /*atNeighbour=*/false);
+}
+
+int64_t countGathers(Operation *root, Value point) {
+  int64_t gathers = 0;
+  root->walk([&](LoadOp load) {
+    if (load.getPoint() && load.getPoint() != point)
+      gathers += multiplicity(load, root);
+  });
+  return gathers;
 }
 
 } // namespace fusec

@@ -41,6 +41,14 @@ CostWeights costWeightsFor(llvm::StringRef target);
 /// through a table), so its reads at its own point are gathers too.
 int64_t estimateWork(stn::ApplyOp apply, const CostWeights &weights, bool atNeighbour);
 
+/// The same for a kernel's body at its point, both sides of every branch
+/// counted (an upper bound, as the kernel statistics are).
+int64_t estimateWork(stn::KernelOp kernel, const CostWeights &weights);
+
+/// Reads at another point than `root`'s own (through neighbour tables) per
+/// point of `root`, an application or a kernel.
+int64_t countGathers(mlir::Operation *root, mlir::Value point);
+
 } // namespace fusec
 
 #endif // FUSEC_PASSES_COSTMODEL_H

@@ -48,9 +48,9 @@ Value inlineProducer(OpBuilder &builder, ApplyOp producer, unsigned resultIndex,
   return builder.create<arith::SelectOp>(loc, valid, value, zero);
 }
 
-int64_t multiplicity(Operation *op, ApplyOp apply) {
+int64_t multiplicity(Operation *op, Operation *root) {
   int64_t count = 1;
-  for (auto reduce = op->getParentOfType<ReduceOp>(); reduce && apply->isAncestor(reduce);
+  for (auto reduce = op->getParentOfType<ReduceOp>(); reduce && root->isAncestor(reduce);
        reduce = reduce->getParentOfType<ReduceOp>())
     if (ConnectivityOp conn = lookupConnectivity(reduce, reduce.getConnAttr()))
       count *= conn.getSize();

@@ -19,9 +19,9 @@ std::string describeApply(stn::ApplyOp apply);
 mlir::Value inlineProducer(mlir::OpBuilder &builder, stn::ApplyOp producer,
                            unsigned resultIndex, mlir::Value point, int64_t levelOffset);
 
-/// How often `op` runs per point of `apply`: the product of the neighbour
-/// counts of the folds around it.
-int64_t multiplicity(mlir::Operation *op, stn::ApplyOp apply);
+/// How often `op` runs per point of `root` (an application or a kernel): the
+/// product of the neighbour counts of the folds between them.
+int64_t multiplicity(mlir::Operation *op, mlir::Operation *root);
 
 /// Why the reads of `reader` cannot move across the operations strictly
 /// between `from` and `to` (same block): a halo exchange, or a write to a field

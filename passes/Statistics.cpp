@@ -2,6 +2,8 @@
 
 #include "passes/Statistics.h"
 
+#include "passes/CostModel.h"
+
 #include "ir/StnOps.h"
 
 #include "llvm/Support/Format.h"
@@ -40,12 +42,15 @@ static int64_t kernelTraffic(KernelOp kernel) {
 
 std::vector<ProgramStatistics> computeStatistics(ModuleOp module) {
   std::vector<ProgramStatistics> result;
+  CostWeights weights = costWeightsFor(targetOf(module));
   module.walk([&](ProgramOp program) {
     ProgramStatistics stats;
     stats.name = program.getSymName().str();
     program.walk([&](KernelOp kernel) {
       ++stats.kernels;
       stats.bytesPerPoint += kernelTraffic(kernel);
+      stats.gathersPerPoint += countGathers(kernel, kernel.getPoint());
+      stats.workPerPoint += estimateWork(kernel, weights);
     });
     program.walk([&](AllocOp alloc) {
       bool written = llvm::any_of(alloc->getUsers(), [](Operation *user) {
@@ -62,11 +67,14 @@ void printStatistics(const std::vector<ProgramStatistics> &stats, llvm::raw_ostr
   size_t width = 7;
   for (const ProgramStatistics &program : stats)
     width = std::max(width, program.name.size());
-  os << llvm::left_justify("program", width) << "  kernels  temporaries  bytes/point\n";
+  os << llvm::left_justify("program", width)
+     << "  kernels  temporaries  bytes/point  gathers/point  work/point\n";
   for (const ProgramStatistics &program : stats)
     os << llvm::left_justify(program.name, width) << "  " << llvm::format("%7lld", program.kernels)
        << "  " << llvm::format("%11lld", program.materialisedTemporaries) << "  "
-       << llvm::format("%11lld", program.bytesPerPoint) << "\n";
+       << llvm::format("%11lld", program.bytesPerPoint) << "  "
+       << llvm::format("%13lld", program.gathersPerPoint) << "  "
+       << llvm::format("%10lld", program.workPerPoint) << "\n";
 }
 
 } // namespace fusec

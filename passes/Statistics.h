@@ -22,6 +22,12 @@ struct ProgramStatistics {
   /// kernel reads or writes moves once per kernel (perfect reuse inside a
   /// kernel, none across kernels); 2-D and vertical-only fields are left out.
   int64_t bytesPerPoint = 0;
+  /// Reads through neighbour tables per (point, level) of each kernel, summed
+  /// over the kernels (every branch taken).
+  int64_t gathersPerPoint = 0;
+  /// Work units per (point, level) of each kernel, summed, with the module's
+  /// target's weights (passes/CostModel.h), bytes not included.
+  int64_t workPerPoint = 0;
 };
 
 /// Statistics of every program of a module in kernel form, in program order.

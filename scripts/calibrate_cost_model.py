@@ -10,7 +10,7 @@ every benchmark), which all read and write one cell field, and
 
     unit   = (t(arithmetic) - t(copy)) / (points * 263)        seconds per arithmetic operation
     bytes  = t(copy) / compulsory bytes / unit                  work units per byte
-    gather = (t(gather) - t(copy)) / (points * 9) / unit - 1    work units per gathered value
+    gather = (t(gather) - t(copy)) / (points * 4) / unit - 1    work units per gathered value
                                                                 (its fold step is one unit)
 
 Rounds are interleaved (every round runs all three programs) and the medians of the rounds'
@@ -37,7 +37,7 @@ import tempfile
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 SOURCE = os.path.join(ROOT, "scripts", "calibration", "cost-model.stn")
 ARITHMETIC_OPERATIONS = 263
-GATHERED_NEIGHBOURS = 9
+GATHERED_NEIGHBOURS = 4
 
 
 def read_round(json_path):
