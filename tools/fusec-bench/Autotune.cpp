@@ -25,7 +25,7 @@ namespace {
 std::string fuseAllWith(const std::string &mapFusionOptions, bool mergeVertical) {
   return "stn-remove-redundant-arrays,stn-map-fusion" + mapFusionOptions +
          (mergeVertical ? ",stn-merge-vertical" : "") +
-         ",stn-remove-redundant-arrays,canonicalize,cse";
+         ",stn-remove-redundant-arrays,canonicalize,cse,stn-uniform-if";
 }
 
 /// The pipelines tried on a program that starts with `start`: fuse-all (for a program
@@ -34,7 +34,8 @@ std::vector<std::string> pipelineCandidates(const std::string &start) {
   std::vector<std::string> candidates;
   for (std::string pipeline :
        {std::string("fuse-all"), std::string("none"), fuseAllWith("{bytes-weight=2}", true),
-        fuseAllWith("{bytes-weight=32}", true), fuseAllWith("", false)})
+        fuseAllWith("{bytes-weight=32}", true), fuseAllWith("{gather-weight=2}", true),
+        fuseAllWith("", false)})
     if (pipeline != start)
       candidates.push_back(pipeline);
   return candidates;

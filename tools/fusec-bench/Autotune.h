@@ -9,7 +9,9 @@
 // file gives the backend's target:
 //
 //   1. pipeline: fuse-all, none, fuse-all with map-fusion's bytes-weight 2 or
-//      32, fuse-all without vertical merging (each but the start);
+//      32 or with gather-weight 2 (gathers priced as loads: recomputation
+//      through neighbour tables as on GPUs), fuse-all without vertical
+//      merging (each but the start);
 //   2. recompute: false, one stencil at a time, for the stencils the program
 //      calls inside another (the candidates for recomputation);
 //   3. kblock 2, 4, 8 on the program's stencils (levels per thread / work item);
