@@ -1,0 +1,128 @@
+#!/usr/bin/env python3
+"""Measures pipelines side by side in interleaved rounds, as issue reports ask for.
+
+fusec-bench already interleaves its variants within one run; this script repeats such runs in
+rounds, for every thread count and input mode in turn (round 1: 1 thread random, 1 thread
+realistic, 2 threads random, ...; round 2: the same again), so that a noisy phase of a shared
+machine hits every configuration alike. Per program, variant, thread count and input mode it
+reports the median of the rounds' medians, their spread (min-max over rounds), the speed-up
+against the first pipeline, and time over the memory-bandwidth limit (the copy kernel measured
+in the same run), and writes the table as Markdown and every round as JSON.
+
+    scripts/bench_rounds.py --grid r2b5 --nlev 80 --threads 1,2 --rounds 3 \\
+        --inputs random,realistic --pipelines none,fuse-all --out build/bench-rounds
+"""
+
+import argparse
+import json
+import os
+import statistics
+import subprocess
+import sys
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+DIFFUSION_PROGRAMS = [
+    "mo_intp_rbf_rbf_vec_interpol_vertex",
+    "calculate_nabla2_and_smag_coefficients_for_vn",
+    "calculate_diagnostic_quantities_for_turbulence",
+    "apply_diffusion_to_vn",
+    "apply_diffusion_to_w_and_compute_horizontal_gradients_for_turbulence",
+    "calculate_enhanced_diffusion_coefficients_for_grid_point_cold_pools",
+    "apply_diffusion_to_theta_and_exner",
+    "diffusion_step",
+]
+
+
+def run_once(args, threads, inputs, json_path):
+    command = [args.fusec_bench, "run", args.source, "--grid", args.grid, "--nlev", str(args.nlev),
+               "--inputs", inputs, "--pipelines", args.pipelines, "--programs", args.programs,
+               "--repeat", str(args.repeat), "--backend", args.backend, "--json", json_path]
+    env = dict(os.environ, OMP_NUM_THREADS=str(threads))
+    result = subprocess.run(command, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
+                            env=env)
+    if result.returncode != 0:
+        sys.exit(f"bench_rounds: fusec-bench failed ({threads} threads, {inputs}):\n{result.stdout}")
+    with open(json_path) as f:
+        return json.load(f)
+
+
+def spread(values, scale):
+    return f"{min(values) * scale:.3g}–{max(values) * scale:.3g}"
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--fusec-bench", default=os.path.join(ROOT, "build", "bin", "fusec-bench"))
+    parser.add_argument("--source", default=os.path.join(ROOT, "stencils", "diffusion.stn"))
+    parser.add_argument("--programs", default=",".join(DIFFUSION_PROGRAMS))
+    parser.add_argument("--pipelines", default="none,fuse-all")
+    parser.add_argument("--backend", default="cpp")
+    parser.add_argument("--grid", default="r2b5")
+    parser.add_argument("--nlev", type=int, default=80)
+    parser.add_argument("--threads", default="1,2")
+    parser.add_argument("--inputs", default="random,realistic")
+    parser.add_argument("--rounds", type=int, default=3)
+    parser.add_argument("--repeat", type=int, default=7)
+    parser.add_argument("--out", default=os.path.join(ROOT, "build", "bench-rounds"))
+    args = parser.parse_args()
+    os.makedirs(args.out, exist_ok=True)
+
+    configurations = [(int(t), i) for t in args.threads.split(",") for i in args.inputs.split(",")]
+    # medians[(threads, inputs)][program][variant] = [round medians]; likewise copy bandwidths.
+    medians, bandwidths, compulsory = {}, {}, {}
+    for round_index in range(args.rounds):
+        for threads, inputs in configurations:
+            path = os.path.join(args.out, f"round{round_index}-{threads}t-{inputs}.json")
+            print(f"bench_rounds: round {round_index + 1}/{args.rounds}, {threads} thread(s), "
+                  f"{inputs} inputs", file=sys.stderr)
+            report = run_once(args, threads, inputs, path)
+            key = (threads, inputs)
+            bandwidths.setdefault(key, []).append(report["run"]["copy"]["bandwidth_bytes_per_second"])
+            for program, entry in report["comparison"].items():
+                compulsory[program] = entry["compulsory_bytes"]
+                for variant, result in entry["variants"].items():
+                    if result.get("verdict") not in ("PASS", "UNCHANGED"):
+                        sys.exit(f"bench_rounds: {program} {variant} did not verify: "
+                                 f"{result.get('verdict')}")
+                    medians.setdefault(key, {}).setdefault(program, {}).setdefault(
+                        variant, []).append(result["median"])
+
+    variants = args.pipelines.split(",")
+    lines = [f"`{args.source}` on {args.grid} with {args.nlev} levels, backend {args.backend}, "
+             f"{args.rounds} interleaved rounds of {args.repeat} timed runs; median of the "
+             f"rounds' medians (spread: min–max of the rounds' medians); speed-up against "
+             f"`{variants[0]}`; time/limit against the copy kernel of the same runs", ""]
+    header = "| program | threads | inputs | " + " | ".join(
+        f"{v} (ms) | {v} spread" for v in variants) + " | " + " | ".join(
+        f"{v} / {variants[0]}" for v in variants[1:]) + " | " + " | ".join(
+        f"{v} time/limit" for v in variants) + " |"
+    lines += [header, "|" + "---|" * (header.count("|") - 1)]
+    summary = {}
+    for threads, inputs in configurations:
+        key = (threads, inputs)
+        bandwidth = statistics.median(bandwidths[key])
+        for program in args.programs.split(","):
+            times = medians[key][program]
+            middle = {v: statistics.median(times[v]) for v in variants}
+            limit = compulsory[program] / bandwidth
+            row = [program, str(threads), inputs]
+            row += [x for v in variants for x in (f"{middle[v] * 1e3:.3g}", spread(times[v], 1e3))]
+            row += [f"{middle[variants[0]] / middle[v]:.2f}x" for v in variants[1:]]
+            row += [f"{middle[v] / limit:.2f}" for v in variants]
+            lines.append("| " + " | ".join(row) + " |")
+            summary.setdefault(f"{threads}t-{inputs}", {})[program] = {
+                "median": middle, "rounds": times, "time_over_limit":
+                {v: middle[v] / limit for v in variants}}
+        lines.append(f"| copy kernel | {threads} | {inputs} | "
+                     f"{statistics.median(bandwidths[key]) / 1e9:.1f} GB/s | "
+                     f"{spread(bandwidths[key], 1e-9)} GB/s |" + " |" * (header.count("|") - 6))
+    table = "\n".join(lines) + "\n"
+    with open(os.path.join(args.out, "summary.md"), "w") as f:
+        f.write(table)
+    with open(os.path.join(args.out, "summary.json"), "w") as f:
+        json.dump(summary, f, indent=1, sort_keys=True)
+    print(table)
+
+
+if __name__ == "__main__":
+    main()
