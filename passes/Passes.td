@@ -230,7 +230,56 @@ def KBlocking : Pass<"stn-k-blocking", "::mlir::ModuleOp"> {
   ];
 }
 
-#endif // FUSEC_PASSES_TD
+def UnswitchKernels : Pass<"stn-unswitch-kernels", "::mlir::ModuleOp"> {
+  let summary = "Splits a kernel with a branch on a uniform condition into one kernel per side";
+  let description = [{
+    A branch inside a kernel whose condition is the same at every point (a
+    scalar argument such as `limited_area`, or arithmetic on such values;
+    `stn-uniform-if` makes them from `where`) is evaluated at every point of
+    every level, and on CPUs it keeps the compiler from vectorising the loop
+    over points. This pass unswitches it: the kernel becomes two, each with
+    the branch resolved to one side (every other branch on the same condition
+    too), and an `scf.if` on the host launches the one the condition picks.
+    Each version is unswitched again on its next uniform condition, at most
+    `max-conditions` deep (2^n kernels). A version is named after the kernel
+    and the condition: `<kernel>.if_<argument>` and `<kernel>.unless_<argument>`
+    (`condition` when it is not a program argument).
+
+    Before:
+    ```mlir
+    stn.kernel "vn" on Edge[%lo : %hi] K[%c0 : %n] {
+    ^bb0(%e: !stn.point<Edge>):
+      %a = stn.load %vn[%e, k] : !stn.field<Edge x K x f64>
+      %r = scf.if %limited_area -> (f64) {
+        ... nudging ...
+      } else {
+        ... global ...
+      }
+      stn.write %r to %vn at %e : !stn.point<Edge> : f64, !stn.field<Edge x K x f64>
+    }
+    ```
+    After:
+    ```mlir
+    scf.if %limited_area {
+      stn.kernel "vn.if_limited_area" on Edge[%lo : %hi] K[%c0 : %n] {
+        %a = ... nudging ...
+      }
+    } else {
+      stn.kernel "vn.unless_limited_area" on Edge[%lo : %hi] K[%c0 : %n] {
+        %a = ... global ...
+      }
+    }
+    ```
+  }];
+  let options = [
+    Option<"maxConditions", "max-conditions", "int64_t", /*default=*/"2",
+           "Uniform conditions a kernel is unswitched on at most (2^n versions)">,
+  ];
+  let statistics = [
+    Statistic<"numUnswitched", "unswitched", "Kernels split on a uniform condition">,
+  ];
+  let dependentDialects = ["::mlir::scf::SCFDialect"];
+}
 
 def UniformIf : Pass<"stn-uniform-if", "::mlir::ModuleOp"> {
   let summary = "Computes only the chosen side of a select on a uniform condition";
@@ -275,3 +324,4 @@ def UniformIf : Pass<"stn-uniform-if", "::mlir::ModuleOp"> {
   let dependentDialects = ["::mlir::scf::SCFDialect"];
 }
 
+#endif // FUSEC_PASSES_TD

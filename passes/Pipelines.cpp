@@ -123,6 +123,7 @@ LogicalResult buildOptimisationPipeline(OpPassManager &pm, llvm::StringRef spec,
 
 void buildKernelLoweringPipeline(OpPassManager &pm) {
   pm.addPass(createLowerToKernels());
+  pm.addPass(createUnswitchKernels());
   pm.addPass(createCanonicalizerPass());
   pm.addPass(createCSEPass());
 }
@@ -164,8 +165,12 @@ static LogicalResult markStencilChoices(ModuleOp module, const PipelineConfig &c
 /// largest when a fused kernel computes several): what the emitters read.
 static void markKernelBlocks(ModuleOp module, const PipelineConfig &config) {
   module.walk([&](stn::KernelOp kernel) {
+    // A version made by stn-unswitch-kernels computes what its kernel did.
+    llvm::StringRef name = kernel.getName();
+    for (llvm::StringRef marker : {".if_", ".unless_"})
+      name = name.take_front(name.find(marker));
     llvm::SmallVector<llvm::StringRef> parts;
-    kernel.getName().split(parts, '+');
+    name.split(parts, '+');
     std::optional<int64_t> hblock;
     for (llvm::StringRef part : parts) {
       auto choice = config.stencils.find(part.str());

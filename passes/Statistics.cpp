@@ -40,18 +40,41 @@ static int64_t kernelTraffic(KernelOp kernel) {
   return bytes;
 }
 
+/// The kernels of `block` and what they cost; of a branch the costlier side
+/// in each figure (the two sides of an unswitched kernel never both run).
+static void addBlock(Block &block, const CostWeights &weights, ProgramStatistics &stats) {
+  for (Operation &op : block) {
+    if (auto kernel = dyn_cast<KernelOp>(op)) {
+      ++stats.kernels;
+      stats.bytesPerPoint += kernelTraffic(kernel);
+      stats.gathersPerPoint += countGathers(kernel, kernel.getPoint());
+      stats.workPerPoint += estimateWork(kernel, weights);
+      continue;
+    }
+    ProgramStatistics costliest;
+    for (Region &region : op.getRegions()) {
+      ProgramStatistics side;
+      for (Block &nested : region)
+        addBlock(nested, weights, side);
+      costliest.kernels = std::max(costliest.kernels, side.kernels);
+      costliest.bytesPerPoint = std::max(costliest.bytesPerPoint, side.bytesPerPoint);
+      costliest.gathersPerPoint = std::max(costliest.gathersPerPoint, side.gathersPerPoint);
+      costliest.workPerPoint = std::max(costliest.workPerPoint, side.workPerPoint);
+    }
+    stats.kernels += costliest.kernels;
+    stats.bytesPerPoint += costliest.bytesPerPoint;
+    stats.gathersPerPoint += costliest.gathersPerPoint;
+    stats.workPerPoint += costliest.workPerPoint;
+  }
+}
+
 std::vector<ProgramStatistics> computeStatistics(ModuleOp module) {
   std::vector<ProgramStatistics> result;
   CostWeights weights = costWeightsFor(targetOf(module));
   module.walk([&](ProgramOp program) {
     ProgramStatistics stats;
     stats.name = program.getSymName().str();
-    program.walk([&](KernelOp kernel) {
-      ++stats.kernels;
-      stats.bytesPerPoint += kernelTraffic(kernel);
-      stats.gathersPerPoint += countGathers(kernel, kernel.getPoint());
-      stats.workPerPoint += estimateWork(kernel, weights);
-    });
+    addBlock(program.getBody().front(), weights, stats);
     program.walk([&](AllocOp alloc) {
       bool written = llvm::any_of(alloc->getUsers(), [](Operation *user) {
         return isa<WriteOp>(user);

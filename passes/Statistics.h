@@ -14,7 +14,8 @@ namespace fusec {
 /// What one program costs in kernel form.
 struct ProgramStatistics {
   std::string name;
-  /// Kernels launched when every branch is taken (an upper bound per call).
+  /// Kernels one call launches when every branch takes its costlier side (an
+  /// upper bound per call; each figure below takes the side costlier in it).
   int64_t kernels = 0;
   /// Program-local buffers kernels write: temporaries that go through memory.
   int64_t materialisedTemporaries = 0;
@@ -23,7 +24,7 @@ struct ProgramStatistics {
   /// kernel, none across kernels); 2-D and vertical-only fields are left out.
   int64_t bytesPerPoint = 0;
   /// Reads through neighbour tables per (point, level) of each kernel, summed
-  /// over the kernels (every branch taken).
+  /// over the kernels.
   int64_t gathersPerPoint = 0;
   /// Work units per (point, level) of each kernel, summed, with the module's
   /// target's weights (passes/CostModel.h), bytes not included.

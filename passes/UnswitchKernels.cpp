@@ -1,0 +1,145 @@
+//===- UnswitchKernels.cpp - one kernel per side of a uniform branch ------===//
+
+#include "passes/Passes.h"
+#include "passes/Remarks.h"
+
+#include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/IR/Builders.h"
+#include "mlir/IR/IRMapping.h"
+#include "mlir/Interfaces/SideEffectInterfaces.h"
+
+namespace fusec {
+#define GEN_PASS_DEF_UNSWITCHKERNELS
+#include "passes/Passes.h.inc"
+} // namespace fusec
+
+using namespace mlir;
+using namespace fusec;
+using namespace fusec::stn;
+
+namespace {
+
+/// Whether `value` is the same at every point and level of `kernel`: defined
+/// outside it, or computed in its body, outside any nested region, by
+/// effect-free arithmetic from such values (stn operations read the point or
+/// level, so none of them is uniform but `stn.nlev`).
+bool isUniform(Value value, KernelOp kernel) {
+  Operation *definition = value.getDefiningOp();
+  if (!definition)
+    return !kernel->isAncestor(value.getParentBlock()->getParentOp());
+  if (!kernel->isProperAncestor(definition))
+    return true;
+  return definition->getBlock() == &kernel.getBody().front() &&
+         (isa<NumLevelsOp>(definition) || !isa<StnDialect>(definition->getDialect())) &&
+         definition->getNumRegions() == 0 && isMemoryEffectFree(definition) &&
+         llvm::all_of(definition->getOperands(),
+                      [&](Value operand) { return isUniform(operand, kernel); });
+}
+
+/// The first branch of `kernel` (in body order) on a uniform condition.
+scf::IfOp firstUniformBranch(KernelOp kernel) {
+  scf::IfOp found;
+  kernel.getBody().walk<WalkOrder::PreOrder>([&](scf::IfOp branch) {
+    if (!isUniform(branch.getCondition(), kernel))
+      return WalkResult::advance();
+    found = branch;
+    return WalkResult::interrupt();
+  });
+  return found;
+}
+
+/// Clones the computation of uniform `value` (the kernel's operations it
+/// depends on) before the kernel and returns the clone's value.
+Value hoistUniform(OpBuilder &builder, Value value, KernelOp kernel, IRMapping &mapping) {
+  if (Value known = mapping.lookupOrNull(value))
+    return known;
+  Operation *definition = value.getDefiningOp();
+  if (!definition || !kernel->isProperAncestor(definition))
+    return value;
+  for (Value operand : definition->getOperands())
+    hoistUniform(builder, operand, kernel, mapping);
+  Operation *clone = builder.clone(*definition, mapping);
+  return clone->getResult(cast<OpResult>(value).getResultNumber());
+}
+
+/// Replaces every branch of `kernel` on `condition` by the side it takes when
+/// the condition is `taken`.
+void resolveBranches(KernelOp kernel, Value condition, bool taken) {
+  SmallVector<scf::IfOp> branches;
+  kernel.getBody().walk([&](scf::IfOp branch) {
+    if (branch.getCondition() == condition)
+      branches.push_back(branch);
+  });
+  for (scf::IfOp branch : branches) {
+    Region &side = taken ? branch.getThenRegion() : branch.getElseRegion();
+    if (side.empty()) { // a branch without else that is not taken does nothing
+      branch.erase();
+      continue;
+    }
+    Block &block = side.front();
+    auto yield = cast<scf::YieldOp>(block.getTerminator());
+    branch.replaceAllUsesWith(yield.getOperands());
+    for (Operation &op : llvm::make_early_inc_range(block.without_terminator()))
+      op.moveBefore(branch);
+    branch.erase();
+  }
+}
+
+/// How a condition appears in kernel names and remarks: the program argument
+/// it is, else "condition".
+std::string describeCondition(Value condition) {
+  if (auto argument = dyn_cast<BlockArgument>(condition))
+    if (auto program = dyn_cast<ProgramOp>(argument.getOwner()->getParentOp()))
+      if (auto name = program.getArgAttrOfType<StringAttr>(argument.getArgNumber(),
+                                                            ProgramOp::kNameAttr))
+        return name.str();
+  return "condition";
+}
+
+struct UnswitchKernelsPass : public fusec::impl::UnswitchKernelsBase<UnswitchKernelsPass> {
+  using UnswitchKernelsBase::UnswitchKernelsBase;
+
+  void runOnOperation() override {
+    SmallVector<KernelOp> kernels;
+    getOperation().walk([&](KernelOp kernel) { kernels.push_back(kernel); });
+    for (KernelOp kernel : kernels)
+      unswitch(kernel, maxConditions);
+  }
+
+  /// Splits `kernel` on its first uniform branch, then each part on the next,
+  /// at most `budget` conditions deep.
+  void unswitch(KernelOp kernel, int64_t budget) {
+    if (budget <= 0)
+      return;
+    scf::IfOp branch = firstUniformBranch(kernel);
+    if (!branch)
+      return;
+    Value condition = branch.getCondition();
+    std::string described = describeCondition(condition);
+    OpBuilder builder(kernel);
+    IRMapping hoisted;
+    Value outside = hoistUniform(builder, condition, kernel, hoisted);
+    auto versions = builder.create<scf::IfOp>(kernel.getLoc(), TypeRange(), outside,
+                                              /*withElseRegion=*/true);
+    std::string name = kernel.getName().str();
+    KernelOp sides[2];
+    for (bool taken : {true, false}) {
+      Block *block = taken ? versions.thenBlock() : versions.elseBlock();
+      OpBuilder inside = OpBuilder::atBlockBegin(block);
+      IRMapping mapping;
+      auto version = cast<KernelOp>(inside.clone(*kernel, mapping));
+      resolveBranches(version, mapping.lookupOrDefault(condition), taken);
+      version.setName((name + (taken ? ".if_" : ".unless_") + described));
+      sides[taken ? 0 : 1] = version;
+    }
+    if (auto diag = remark("stn-unswitch-kernels", versions))
+      *diag << "kernel '" << name << "' unswitched on " << described
+            << ": one kernel for each side, launched by a branch on the host";
+    numUnswitched++;
+    kernel.erase();
+    for (KernelOp side : sides)
+      unswitch(side, budget - 1);
+  }
+};
+
+} // namespace
