@@ -366,7 +366,17 @@ def fusec_round(args, directory, threads, json_file):
                "--grid", args.grid, "--nlev", str(args.nlev), "--inputs", directory,
                "--pipelines", ",".join(args.variants), "--repeat", str(args.repeat),
                "--json", json_file, *args.bench_args]
-    result = subprocess.run(command, env=env, stdout=subprocess.PIPE, text=True)
+    for attempt in range(3):
+        try:
+            result = subprocess.run(command, env=env, stdout=subprocess.PIPE, text=True)
+        except OSError as error:  # e.g. ETXTBSY while the binary is being relinked
+            result = subprocess.CompletedProcess(command, 126, stdout=str(error))
+        # 1: a variant failed or erred (final); other codes (a binary being replaced while a
+        # build runs, a signal) are retried after a pause.
+        if result.returncode in (0, 1):
+            break
+        log(f"fusec-bench exited with {result.returncode}; retrying in 30 s")
+        time.sleep(30)
     if result.returncode != 0:
         print(result.stdout)
         sys.exit(f"compare-gtfn: fusec-bench failed (exit {result.returncode})")
