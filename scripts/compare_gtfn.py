@@ -33,9 +33,11 @@ from __future__ import annotations
 
 import argparse
 import datetime
+import hashlib
 import json
 import os
 import platform
+import shutil
 import statistics
 import subprocess
 import sys
@@ -506,6 +508,17 @@ def main(argv=None):
         sys.exit(f"compare-gtfn: no fusec-bench at {args.fusec_bench} (--fusec-bench)")
 
     python, freeze = ensure_venv(args.venv, args.icon4py_version, not args.no_install)
+    # A snapshot of fusec-bench, so that a rebuild while the rounds run does not change what is
+    # measured (the emitted code's runtime headers are still read from the path compiled into
+    # it; fusec-bench's cache key covers them).
+    original = args.fusec_bench
+    snapshot = os.path.join(args.out, "fusec-bench")
+    shutil.copy2(original, snapshot + ".tmp")
+    os.replace(snapshot + ".tmp", snapshot)
+    args.fusec_bench = snapshot
+    with open(snapshot, "rb") as f:
+        fusec_sha256 = hashlib.sha256(f.read()).hexdigest()
+    log(f"fusec-bench: {original} (sha256 {fusec_sha256[:12]}), copied to {snapshot}")
     results = {}
     versions = {}
     for mode in args.inputs.split(","):
@@ -553,7 +566,8 @@ def main(argv=None):
             "rtol": args.rtol, "atol": args.atol, "host": f"{platform.node()}, "
             f"{os.cpu_count()} CPUs, {platform.processor() or platform.machine()}",
             "note": args.note, "versions": versions, "pip_freeze": freeze,
-            "fusec_bench": args.fusec_bench}
+            "fusec_bench": original, "fusec_bench_sha256": fusec_sha256,
+            "command": [os.path.relpath(__file__, ROOT), *(argv if argv is not None else sys.argv[1:])]}
     with open(os.path.join(args.out, "compare-gtfn.json"), "w") as f:
         json.dump({"meta": meta, "results": results}, f, indent=1)
     text = markdown(results, meta)
