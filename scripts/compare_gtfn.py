@@ -138,10 +138,9 @@ class GtfnProgram:
         self.manifest, self.arrays = load_program_arrays(directory, program)
         self.outputs = output_names(self.manifest, program)
         self.reference_dir = os.path.join(directory, program, "reference")
-        params = self.program.past_stage.past_node.params if hasattr(self.program, "past_stage") \
-            else None
-        if params is None:
-            params = self.program.definition_stage and self._params_from_definition()
+        if not hasattr(self.program, "past_stage"):
+            raise RuntimeError(f"{program}: this gt4py's programs have no past_stage")
+        params = self.program.past_stage.past_node.params  # name and gt4py type, in order
         self.kwargs = {}
         self.fields = {}
         for param in params:
@@ -162,9 +161,6 @@ class GtfnProgram:
         if missing:
             raise KeyError(f"{program}: fusec's parameters {sorted(missing)} are not ICON4Py's")
         self.providers = providers
-
-    def _params_from_definition(self):
-        raise RuntimeError("this gt4py has no past_stage on programs: unsupported version")
 
     def restore(self):
         """Copies the saved inputs into every output field (outside any timed region)."""
@@ -215,7 +211,7 @@ class GtfnProgram:
 def _numpy_dtype(dtype):
     import numpy as np
 
-    return np.dtype(str(dtype.kind.name).lower()) if False else np.dtype({
+    return np.dtype({
         "FLOAT64": np.float64, "FLOAT32": np.float32, "INT32": np.int32, "INT64": np.int64,
         "BOOL": np.bool_}[dtype.kind.name])
 
