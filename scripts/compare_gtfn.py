@@ -342,17 +342,31 @@ def start_worker(args, python, directory, threads):
                "--rtol", repr(args.rtol), "--atol", repr(args.atol)]
     process = subprocess.Popen(command, stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True,
                                env=env)
-    ready = json.loads(process.stdout.readline() or "{}")
+    ready = read_reply(process)
     if "ready" not in ready:
         process.wait()
         sys.exit(f"compare-gtfn: the gtfn worker failed (exit {process.returncode})")
     return process, ready["ready"]
 
 
+def read_reply(process):
+    """The worker's next JSON line ({} at end of output); other lines (anything a library
+    prints) go to standard error."""
+    for line in process.stdout:
+        try:
+            reply = json.loads(line)
+        except json.JSONDecodeError:
+            reply = None
+        if isinstance(reply, dict):
+            return reply
+        sys.stderr.write(line)
+    return {}
+
+
 def worker_round(process):
     process.stdin.write("round\n")
     process.stdin.flush()
-    reply = json.loads(process.stdout.readline() or "{}")
+    reply = read_reply(process)
     if "times" not in reply:
         sys.exit(f"compare-gtfn: the gtfn worker failed: {reply}")
     return reply["times"]
