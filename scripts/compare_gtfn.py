@@ -302,7 +302,9 @@ def ensure_venv(venv, version, install):
         if not install:
             sys.exit(f"compare-gtfn: no virtual environment at {venv} (and --no-install)")
         log(f"creating the virtual environment {venv}")
-        subprocess.run([sys.executable, "-m", "venv", venv], check=True)
+        if subprocess.run([sys.executable, "-m", "venv", venv]).returncode != 0:
+            sys.exit("compare-gtfn: python3 -m venv failed (on Debian's own python3 the venv "
+                     "module is the package python3-venv: apt-get install python3-venv)")
     probe = subprocess.run([python, "-c", "from importlib import metadata; "
                             f"print(metadata.version('{ICON4PY_PACKAGE}'))"],
                            capture_output=True, text=True)
