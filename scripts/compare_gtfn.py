@@ -27,7 +27,8 @@ Steps:
     (min-max of the round medians) and fusec/gtfn; OUT/compare-gtfn.{json,md}.
 
 The orchestrating process needs only the standard library; the worker (`--worker`) runs in
-the venv. A run of the worker alone (`--worker --check-only DIR`) verifies without timing.
+the venv. The worker alone: `--worker DIR --check-only` verifies without timing, `--worker DIR
+--bind-only` only binds the arguments (tests/e2e/compare-gtfn.test).
 """
 from __future__ import annotations
 
