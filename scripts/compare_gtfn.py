@@ -426,7 +426,7 @@ def fmt_ms(seconds):
 
 
 def markdown(results, meta):
-    lines = [f"# fusec against GT4Py's gtfn_cpu",
+    lines = ["# fusec against GT4Py's gtfn_cpu",
              "",
              f"{meta['date']}, {meta['grid']}, {meta['nlev']} levels; {meta['repeat']} runs per "
              f"variant and round (median), median of the round medians [min-max of the round "
