@@ -466,7 +466,7 @@ private:
       scope.tables[conn.getSymName()] = {entries, ld, blocks};
     }
     if (target.supportsBlockedLayout()) {
-      plan.nproma = local.unique("nproma");
+      plan.nproma = scope.nproma = local.unique("nproma");
       plan.blockedParameters.push_back(
           {"int32_t", plan.nproma, Value(), "static_cast<int32_t>(" + program.state + ".extents.nproma)"});
       scope.numLevels = local.unique("num_levels");

@@ -148,13 +148,17 @@ std::string KernelBodyEmitter::elementIndex(Value field, Value point, Value slot
   // Blocked: one block holds ld*N*L elements, of which the terms above cover
   // ld (the point index h = jc + jb*ld counts them); 2-D dense fields need nothing.
   if (scope.blocked && (sparse || shape.vertical != VerticalKind::None)) {
-    std::string perPoint = sparse ? std::to_string(shape.sparseSize) : "";
-    if (shape.vertical != VerticalKind::None) {
+    std::string elementsBeyondPoint;
+    if (shape.vertical == VerticalKind::None) {
+      elementsBeyondPoint = std::to_string(shape.sparseSize - 1);
+    } else {
       std::string levels =
           shape.vertical == VerticalKind::Half ? "(" + scope.numLevels + " + 1)" : scope.numLevels;
-      perPoint = perPoint.empty() ? levels : perPoint + " * " + levels;
+      elementsBeyondPoint =
+          (sparse ? std::to_string(shape.sparseSize) + " * " + levels : levels) + " - 1";
     }
-    blockTerm = scaled(blockOf(point, ld), "(" + ld + " * (" + perPoint + " - 1))");
+    blockTerm = scaled(blockOf(point, scope.nproma),
+                       "(" + scope.nproma + " * (" + elementsBeyondPoint + "))");
   }
   return sum({expr(point), sparse ? scaled(expr(slot), ld) : std::string(),
               level.empty() ? std::string() : scaled(level, levelStride), blockTerm});

@@ -47,8 +47,9 @@ struct KernelScope {
   /// (h, n, k) lies at h + n*ld + k*ld*N + jb*ld*(N*L - 1) with jb the block
   /// of h, so each point carries the expression of its block.
   bool blocked = false;
-  /// The number-of-levels parameter (blocked kernels).
-  std::string numLevels;
+  /// The number-of-levels and nproma parameters (blocked kernels): nproma
+  /// is every location's ld there, also where no ld parameter is passed.
+  std::string numLevels, nproma;
   /// The block expression of points (the kernel's point, neighbours).
   llvm::DenseMap<mlir::Value, std::string> pointBlocks;
 };
