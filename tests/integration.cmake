@@ -70,10 +70,12 @@ if(GFORTRAN_EXECUTABLE AND TARGET fusec-bench)
     FIXTURES_REQUIRED "fusec-package;fusec-diffusion-data"
     RESOURCE_LOCK fusec-consumer-build)
   # The ICON-shaped example (tests/icon-driver): the initial state of diffusion_step and the
-  # state after 10 interpreter steps, then the Fortran program on ICON's blocked layout.
+  # state after 10 interpreter steps (inputs computed from the grid: random ones grow without
+  # bound over 10 steps), then the Fortran program on ICON's blocked layout.
   add_test(NAME integration-icon-driver-data
     COMMAND fusec-bench run ${stencils}/diffusion.stn --backend interp --pipelines none
-            --programs diffusion_step --grid lam-r2b3 --nlev 10 --steps 10 --repeat 0
+            --programs diffusion_step --grid lam-r2b3 --nlev 10 --inputs realistic --steps 10
+            --repeat 0
             --save-outputs ${FUSEC_INTEGRATION_DIR}/icon-driver-data)
   set_tests_properties(integration-icon-driver-data PROPERTIES
     FIXTURES_SETUP fusec-icon-driver-data)
