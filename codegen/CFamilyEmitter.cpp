@@ -23,21 +23,29 @@ SmallVector<Operation *> KernelPlan::bodyOps() {
       llvm::make_pointer_range(op.getBody().front().without_terminator()));
 }
 
-std::string KernelPlan::kernelSignature() const {
+std::string KernelPlan::kernelSignature(bool blocked) const {
   std::vector<std::string> declarations;
   for (const auto *list : {&launcherParameters, &stateParameters})
     for (const Parameter &parameter : *list)
       declarations.push_back(parameter.type + (parameter.isPointer() ? "__restrict__ " : " ") +
                              parameter.name);
+  // A kernel may read no table's blocks (neighbours only looked up further).
+  if (blocked)
+    for (const Parameter &parameter : blockedParameters)
+      declarations.push_back("[[maybe_unused]] " + parameter.type +
+                             (parameter.isPointer() ? "__restrict__ " : " ") + parameter.name);
   return llvm::join(declarations, ", ");
 }
 
-std::string KernelPlan::kernelArguments() const {
+std::string KernelPlan::kernelArguments(bool blocked) const {
   std::vector<std::string> arguments;
   for (const Parameter &parameter : launcherParameters)
     arguments.push_back(parameter.name);
   for (const Parameter &parameter : stateParameters)
     arguments.push_back(parameter.stateExpression);
+  if (blocked)
+    for (const Parameter &parameter : blockedParameters)
+      arguments.push_back(parameter.stateExpression);
   return llvm::join(arguments, ", ");
 }
 
@@ -450,7 +458,20 @@ private:
         ld = local.unique(word + "_ld");
         plan.stateParameters.push_back({"int64_t", ld, Value(), table + ".ld()"});
       }
-      scope.tables[conn.getSymName()] = {entries, ld};
+      std::string blocks;
+      if (target.supportsBlockedLayout()) {
+        blocks = local.unique(word + "_blocks");
+        plan.blockedParameters.push_back({"const int32_t *", blocks, Value(), table + ".blocks()"});
+      }
+      scope.tables[conn.getSymName()] = {entries, ld, blocks};
+    }
+    if (target.supportsBlockedLayout()) {
+      plan.nproma = scope.nproma = local.unique("nproma");
+      plan.blockedParameters.push_back(
+          {"int32_t", plan.nproma, Value(), "static_cast<int32_t>(" + program.state + ".extents.nproma)"});
+      scope.numLevels = local.unique("num_levels");
+      plan.blockedParameters.push_back(
+          {"int32_t", scope.numLevels, Value(), program.state + ".extents.nlev"});
     }
   }
 
@@ -648,12 +669,18 @@ private:
        << "if (" << state << " == nullptr)\nreturn FUSEC_ERROR_OUT_OF_MEMORY;\n"
        << state << "->stream = " << target.streamFromArgument("stream") << ";\n"
        << "int status = " << state << "->extents.init(mesh, nlev, layout);\n";
+    if (!target.supportsBlockedLayout())
+      os << "if (status == FUSEC_SUCCESS && " << state << "->extents.blocked())\n"
+         << "status = FUSEC_ERROR_UNSUPPORTED_LAYOUT;\n";
     for (const TableMember &table : plan.tables) {
       ConnectivityOp conn = table.conn;
       os << "if (status == FUSEC_SUCCESS)\nstatus = " << state << "->" << table.name
          << ".load(mesh, " << cStringLiteral(conn.getSymName()) << ", "
          << locationEnumerator(conn.getSource()) << ", " << locationEnumerator(conn.getTarget())
          << ", " << conn.getSize() << ", " << state << "->stream);\n";
+      if (target.supportsBlockedLayout() && plan.kernelTable.lookup(conn.getSymName()) == table.name)
+        os << "if (status == FUSEC_SUCCESS && " << state << "->extents.blocked())\nstatus = "
+           << state << "->" << table.name << ".compute_blocks(" << state << "->extents.nproma);\n";
     }
     for (const BufferMember &buffer : plan.buffers) {
       AllocOp alloc = buffer.alloc;

@@ -57,6 +57,11 @@ struct KernelPlan {
   /// Leading dimensions, then neighbour tables: read from the state by the
   /// launcher and passed on to the kernel function.
   std::vector<Parameter> stateParameters;
+  /// Targets with a blocked layout: what the kernel's blocked variant reads
+  /// besides (nproma, the number of levels, each table's blocks).
+  std::vector<Parameter> blockedParameters;
+  /// The blocked variant's nproma parameter.
+  std::string nproma;
 
   bool hasLevels() const { return !klb.empty(); }
   bool hasPoints() const { return !hlb.empty(); }
@@ -67,9 +72,10 @@ struct KernelPlan {
     return hblock > 0 ? std::to_string(hblock) : defaultConstant.str();
   }
   /// The kernel function's parameter list; pointers get __restrict__ there.
-  std::string kernelSignature() const;
+  /// `blocked`: the blocked variant's, with blockedParameters.
+  std::string kernelSignature(bool blocked = false) const;
   /// The arguments the launcher passes to the kernel function.
-  std::string kernelArguments() const;
+  std::string kernelArguments(bool blocked = false) const;
 };
 
 /// What differs between the CUDA and the C++ translation units.
@@ -89,6 +95,9 @@ public:
   virtual llvm::StringRef kernelTableType() const = 0;
   /// Whether stn.image can read the kernels' tables (host memory).
   virtual bool kernelTablesOnHost() const = 0;
+  /// Whether kernels have a blocked variant (fusec_layout.nproma > 0); else
+  /// P_create refuses the blocked layout with FUSEC_ERROR_UNSUPPORTED_LAYOUT.
+  virtual bool supportsBlockedLayout() const = 0;
   /// Type of the state's stream member, and its value from setup's `void *`.
   virtual llvm::StringRef streamType() const = 0;
   virtual std::string streamFromArgument(llvm::StringRef argument) const = 0;

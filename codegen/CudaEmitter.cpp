@@ -39,6 +39,7 @@ public:
   }
   StringRef kernelTableType() const override { return "fusec::DeviceTable"; }
   bool kernelTablesOnHost() const override { return false; }
+  bool supportsBlockedLayout() const override { return false; }
   StringRef streamType() const override { return "cudaStream_t"; }
   std::string streamFromArgument(StringRef argument) const override {
     return "static_cast<cudaStream_t>(" + argument.str() + ")";

@@ -359,10 +359,11 @@ private:
 
     createWithLayout.dummies = {"mesh", "nlev", "layout", "stream", "handle"};
     createWithLayout.result = "status";
-    // fusec_layout: the leading dimension of cell, edge and vertex fields.
+    // fusec_layout: the leading dimension of cell, edge and vertex fields, then nproma
+    // (0: flat layout).
     createWithLayout.declarations = {
         "type(c_ptr), value :: mesh",         "integer(c_int32_t), value :: nlev",
-        "integer(c_int64_t), intent(in) :: layout(3)", "type(c_ptr), value :: stream",
+        "integer(c_int64_t), intent(in) :: layout(4)", "type(c_ptr), value :: stream",
         "type(c_ptr), intent(out) :: handle", "integer(c_int) :: status"};
     createWithLayout.kinds = {"c_int", "c_int32_t", "c_int64_t", "c_ptr"};
     procedures.push_back(createWithLayout);
@@ -458,9 +459,11 @@ private:
     for (bool withLayout : {false, true}) {
       const std::string &procedure = withLayout ? program.createWithLayout : program.create;
       const std::string &cFunction = withLayout ? program.cCreateWithLayout : program.cCreate;
-      std::string layout = withLayout ? "layout, " : "";
+      std::string layout = withLayout ? "full_layout, " : "";
       os << "\n  ! Makes the instance (replacing one made before) on `mesh` with `nlev` levels"
-         << (withLayout ? ",\n  ! fields' leading dimensions `layout` (cells, edges, vertices)"
+         << (withLayout ? ",\n  ! the layout `layout` (fusec_layout): the leading dimensions of "
+                          "cell, edge and\n  ! vertex fields, optionally followed by nproma "
+                          "(> 0: ICON's blocked CPU layout)"
                         : "")
          << "\n  ! and `stream` (absent: the default stream). Without `status`, an error stops "
             "the program.\n";
@@ -473,12 +476,24 @@ private:
          << "    type(c_ptr), intent(in) :: mesh\n"
          << "    integer(c_int32_t), intent(in) :: nlev\n";
       if (withLayout)
-        os << "    integer(c_int64_t), intent(in) :: layout(3)\n";
+        os << "    integer(c_int64_t), intent(in) :: layout(:)\n";
       os << "    type(c_ptr), intent(in), optional :: stream\n"
          << "    integer(c_int), intent(out), optional :: status\n"
-         << "    integer(c_int) :: rc\n"
-         << "    call self%destroy()\n"
-         << "    if (present(stream)) then\n";
+         << "    integer(c_int) :: rc\n";
+      if (withLayout)
+        os << "    integer(c_int64_t) :: full_layout(4)\n";
+      os << "    call self%destroy()\n";
+      if (withLayout) {
+        // 3 entries: the flat layout; 4: nproma too. Else FUSEC_ERROR_INVALID_ARGUMENT.
+        os << "    if (size(layout) < 3 .or. size(layout) > 4) then\n"
+           << "      rc = 2\n";
+        writeFinish(program, name + "_t%create_with_layout", 6, os);
+        os << "      return\n"
+           << "    end if\n"
+           << "    full_layout = 0\n"
+           << "    full_layout(1:size(layout)) = layout\n";
+      }
+      os << "    if (present(stream)) then\n";
       writeWrapped(listClauses("rc = " + cFunction + "(",
                                {"mesh", "nlev", layout + "stream", "self%handle"}, ")"),
                    6, os);

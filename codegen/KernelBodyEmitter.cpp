@@ -144,8 +144,32 @@ std::string KernelBodyEmitter::elementIndex(Value field, Value point, Value slot
   bool sparse = !shape.sparse.empty();
   if (sparse)
     levelStride += " * " + std::to_string(shape.sparseSize);
+  std::string blockTerm;
+  // Blocked: one block holds ld*N*L elements, of which the terms above cover
+  // ld (the point index h = jc + jb*ld counts them); 2-D dense fields need nothing.
+  if (scope.blocked && (sparse || shape.vertical != VerticalKind::None)) {
+    std::string elementsBeyondPoint;
+    if (shape.vertical == VerticalKind::None) {
+      elementsBeyondPoint = std::to_string(shape.sparseSize - 1);
+    } else {
+      std::string levels =
+          shape.vertical == VerticalKind::Half ? "(" + scope.numLevels + " + 1)" : scope.numLevels;
+      elementsBeyondPoint =
+          (sparse ? std::to_string(shape.sparseSize) + " * " + levels : levels) + " - 1";
+    }
+    blockTerm = scaled(blockOf(point, scope.nproma),
+                       "(" + scope.nproma + " * (" + elementsBeyondPoint + "))");
+  }
   return sum({expr(point), sparse ? scaled(expr(slot), ld) : std::string(),
-              level.empty() ? std::string() : scaled(level, levelStride)});
+              level.empty() ? std::string() : scaled(level, levelStride), blockTerm});
+}
+
+std::string KernelBodyEmitter::blockOf(Value point, StringRef ld) {
+  auto known = scope.pointBlocks.find(point);
+  if (known != scope.pointBlocks.end())
+    return known->second;
+  // A point from elsewhere (an scf.if result): -1 / ld is 0, as for missing points.
+  return "(" + expr(point) + " / " + ld.str() + ")";
 }
 
 /// A negative literal after `+` needs parentheses.
@@ -241,6 +265,11 @@ LogicalResult KernelBodyEmitter::emitNeighbor(NeighborOp neighbor, raw_ostream &
   if (mayBeMissing(neighbor.getPoint()))
     read = point + " >= 0 ? " + read + " : -1";
   declare(neighbor.getResult(), neighbor.getConn().lower(), read, os);
+  // Read where used: loads at a missing neighbour are guarded, so the
+  // position is valid wherever the block is read.
+  if (scope.blocked)
+    scope.pointBlocks[neighbor.getResult()] =
+        entries.blocks + "[" + sum({point, scaled(expr(neighbor.getIndex()), entries.ld)}) + "]";
   return success();
 }
 
@@ -273,6 +302,9 @@ LogicalResult KernelBodyEmitter::emitReduce(ReduceOp reduce, raw_ostream &os) {
     if (conn.getSkip())
       os << "if (" << name << " < 0)\ncontinue;\n";
     scope.values[neighbor] = name;
+    if (scope.blocked)
+      scope.pointBlocks[neighbor] =
+          entries.blocks + "[" + sum({point, scaled(slot, entries.ld)}) + "]";
   }
   Block &body = reduce.getBody().front();
   if (failed(emitBlock(body, os)))

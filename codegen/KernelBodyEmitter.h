@@ -36,11 +36,22 @@ struct KernelScope {
   /// The leading-dimension parameter of each location (empty if unused).
   std::string leadingDimensions[3];
   /// Per connectivity name: the table parameter and its leading dimension
-  /// (empty when every read is at slot 0).
+  /// (empty when every read is at slot 0); in blocked kernels also the
+  /// parameter holding each entry's block.
   struct Table {
-    std::string entries, ld;
+    std::string entries, ld, blocks;
   };
   llvm::StringMap<Table> tables;
+
+  /// Blocked kernels (ICON's CPU layout, fusec_layout.nproma > 0): element
+  /// (h, n, k) lies at h + n*ld + k*ld*N + jb*ld*(N*L - 1) with jb the block
+  /// of h, so each point carries the expression of its block.
+  bool blocked = false;
+  /// The number-of-levels and nproma parameters (blocked kernels): nproma
+  /// is every location's ld there, also where no ld parameter is passed.
+  std::string numLevels, nproma;
+  /// The block expression of points (the kernel's point, neighbours).
+  llvm::DenseMap<mlir::Value, std::string> pointBlocks;
 };
 
 class KernelBodyEmitter {
@@ -89,6 +100,8 @@ private:
   /// `k`, `k + 1`, `k + off - 2`: the level a load reads.
   std::string loadLevel(stn::LoadOp load);
   const KernelScope::Table &table(mlir::FlatSymbolRefAttr conn);
+  /// Blocked kernels: the block of `point` (known, else h / ld).
+  std::string blockOf(mlir::Value point, llvm::StringRef ld);
 
   stn::KernelOp kernel;
   KernelScope &scope;

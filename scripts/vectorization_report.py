@@ -30,6 +30,9 @@ def kernel_ranges(lines):
     for number, line in enumerate(lines, 1):
         match = KERNEL.match(line)
         if match:
+            # A kernel right after another (a blocked variant) ends the one before.
+            if ranges and ranges[-1][2] == len(lines):
+                ranges[-1][2] = number - 1
             ranges.append([match.group(1), number, len(lines)])
         elif ranges and ranges[-1][2] == len(lines) and TOP_LEVEL.match(line) and line != "}":
             ranges[-1][2] = number - 1

@@ -224,6 +224,73 @@ int fusec_check_field(const char *name, fusec_element_type type, int32_t locatio
   return check->num_failures == 0 ? FUSEC_SUCCESS : FUSEC_ERROR_VERIFICATION;
 }
 
+int64_t fusec_blocked_size(int32_t num_points, int64_t nproma, int32_t num_neighbors,
+                           int32_t num_levels) {
+  if (num_points < 0 || nproma <= 0 || num_neighbors < 0 || num_levels < 0)
+    return 0;
+  return nproma * fusec::block_count(num_points, nproma) *
+         (num_neighbors > 0 ? num_neighbors : 1) * (num_levels > 0 ? num_levels : 1);
+}
+
+} // extern "C"
+
+namespace {
+
+int copy_blocked(const char *function, fusec_element_type type, int32_t num_points, int64_t ld,
+                 int32_t num_neighbors, int32_t num_levels, int64_t nproma, const void *source,
+                 void *destination, bool to_blocked) {
+  fusec::FieldLayout layout;
+  if (source == nullptr || destination == nullptr || !valid_type(type) || num_points <= 0 ||
+      nproma <= 0 || nproma > INT32_MAX ||
+      !field_layout(num_points, ld, num_neighbors, num_levels, layout))
+    return fail(FUSEC_ERROR_INVALID_ARGUMENT,
+                std::string(function) +
+                    ": needs both arrays, an element type, nproma > 0 and a valid shape (" +
+                    describe_shape(num_points, ld, num_neighbors, num_levels) +
+                    ", nproma " + std::to_string(nproma) + ")");
+  switch (type) {
+  case FUSEC_F64:
+    fusec::copy_between_layouts(static_cast<const double *>(source),
+                                static_cast<double *>(destination), num_points, ld, nproma,
+                                num_neighbors, num_levels, to_blocked);
+    break;
+  case FUSEC_F32:
+    fusec::copy_between_layouts(static_cast<const float *>(source),
+                                static_cast<float *>(destination), num_points, ld, nproma,
+                                num_neighbors, num_levels, to_blocked);
+    break;
+  case FUSEC_I32:
+    fusec::copy_between_layouts(static_cast<const int32_t *>(source),
+                                static_cast<int32_t *>(destination), num_points, ld, nproma,
+                                num_neighbors, num_levels, to_blocked);
+    break;
+  case FUSEC_BOOL:
+    fusec::copy_between_layouts(static_cast<const bool *>(source),
+                                static_cast<bool *>(destination), num_points, ld, nproma,
+                                num_neighbors, num_levels, to_blocked);
+    break;
+  }
+  return FUSEC_SUCCESS;
+}
+
+} // namespace
+
+extern "C" {
+
+int fusec_copy_to_blocked(fusec_element_type type, int32_t num_points, int64_t ld,
+                          int32_t num_neighbors, int32_t num_levels, int64_t nproma,
+                          const void *flat, void *blocked) {
+  return copy_blocked("fusec_copy_to_blocked", type, num_points, ld, num_neighbors, num_levels,
+                      nproma, flat, blocked, /*to_blocked=*/true);
+}
+
+int fusec_copy_from_blocked(fusec_element_type type, int32_t num_points, int64_t ld,
+                            int32_t num_neighbors, int32_t num_levels, int64_t nproma,
+                            const void *blocked, void *flat) {
+  return copy_blocked("fusec_copy_from_blocked", type, num_points, ld, num_neighbors,
+                      num_levels, nproma, blocked, flat, /*to_blocked=*/false);
+}
+
 const char *fusec_last_error(void) { return last_error.c_str(); }
 
 } // extern "C"

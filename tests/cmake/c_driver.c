@@ -123,7 +123,7 @@ static void check_error_codes(const fusec_mesh *mesh, int32_t nlev) {
                  FUSEC_ERROR_INVALID_ARGUMENT &&
              instance == NULL,
          "P_create without a mesh");
-  fusec_layout too_small = {{1, 1, 1}};
+  fusec_layout too_small = {{1, 1, 1}, 0};
   EXPECT(calculate_nabla2_of_theta_create_with_layout(mesh, nlev, &too_small, NULL, &instance) ==
                  FUSEC_ERROR_INVALID_ARGUMENT &&
              instance == NULL,
@@ -357,7 +357,7 @@ int main(int argc, char **argv) {
     if (fusec_grid_num_points(grid, location) > nproma)
       nproma = fusec_grid_num_points(grid, location);
   nproma += 13;
-  fusec_layout layout = {{nproma, nproma, nproma}};
+  fusec_layout layout = {{nproma, nproma, nproma}, 0}; /* flat layout, nproma padding */
 
   int32_t local_start = -1, local_end = -1;
   EXPECT(fusec_grid_zone(grid, FUSEC_CELL, "LOCAL", &local_start, &local_end) == FUSEC_SUCCESS &&

@@ -119,7 +119,7 @@ module @diffusion {
   // FORTRAN-NEXT:      import :: c_int, c_int32_t, c_int64_t, c_ptr
   // FORTRAN-NEXT:      type(c_ptr), value :: mesh
   // FORTRAN-NEXT:      integer(c_int32_t), value :: nlev
-  // FORTRAN-NEXT:      integer(c_int64_t), intent(in) :: layout(3)
+  // FORTRAN-NEXT:      integer(c_int64_t), intent(in) :: layout(4)
   // FORTRAN-NEXT:      type(c_ptr), value :: stream
   // FORTRAN-NEXT:      type(c_ptr), intent(out) :: handle
   // FORTRAN-NEXT:      integer(c_int) :: status
@@ -236,8 +236,15 @@ module @diffusion {
   // FORTRAN-NEXT:    call finish_call('apply_to_theta_t%create', rc, apply_to_theta_error_message(rc), status)
   // FORTRAN-NEXT:  end subroutine apply_to_theta_t_create
   // FORTRAN:       subroutine apply_to_theta_t_create_with_layout(self, mesh, nlev, layout, stream, status)
-  // FORTRAN:         integer(c_int64_t), intent(in) :: layout(3)
-  // FORTRAN:         rc = apply_to_theta_create_with_layout(mesh, nlev, layout, stream, self%handle)
+  // The layout: three leading dimensions (flat), or those and nproma (blocked).
+  // FORTRAN:         integer(c_int64_t), intent(in) :: layout(:)
+  // FORTRAN:         integer(c_int64_t) :: full_layout(4)
+  // FORTRAN:         if (size(layout) < 3 .or. size(layout) > 4) then
+  // FORTRAN-NEXT:      rc = 2
+  // FORTRAN:           return
+  // FORTRAN:         full_layout = 0
+  // FORTRAN-NEXT:    full_layout(1:size(layout)) = layout
+  // FORTRAN:         rc = apply_to_theta_create_with_layout(mesh, nlev, full_layout, stream, self%handle)
   // FORTRAN:       subroutine apply_to_theta_t_destroy(self)
   // FORTRAN-NEXT:    class(apply_to_theta_t), intent(inout) :: self
   // FORTRAN-NEXT:    call apply_to_theta_destroy(self%handle)

@@ -84,6 +84,42 @@ stn.connectivity @E2C : Edge -> Cell [2]
 // CPP-NEXT: for (int32_t h = h_begin; h < h_end; ++h) {
 // CPP-NEXT: const int32_t e2c = e2c_table[h];
 
+// The blocked variant of each kernel with points (ICON's CPU layout,
+// fusec_layout.nproma > 0): blocks of nproma points in parallel, the block cut
+// into chunks of at most kHorizontalBlock points and clipped to [h_lb, h_ub),
+// then every level, then the chunk's points; a block of a field holds
+// nproma * levels elements, a neighbour's block comes from the table's blocks.
+// CPP-LABEL: static void blocked_blocked(
+// CPP: {{\[\[}}maybe_unused]] const int32_t *__restrict__ e2c_blocks,
+// CPP-NEXT: {{\[\[}}maybe_unused]] int32_t nproma, {{\[\[}}maybe_unused]] int32_t num_levels) {
+// CPP-NEXT: const int32_t jb_first = h_lb / nproma;
+// CPP-NEXT: const int32_t jb_end = static_cast<int32_t>((int64_t(h_ub) + nproma - 1) / nproma);
+// CPP-NEXT: #pragma omp parallel for schedule(static)
+// CPP-NEXT: for (int32_t jb = jb_first; jb < jb_end; ++jb) {
+// CPP-NEXT: const int32_t block_begin = std::max(h_lb, jb * nproma);
+// CPP-NEXT: const int32_t block_end =
+// CPP-NEXT: static_cast<int32_t>(std::min<int64_t>(h_ub, int64_t(jb + 1) * nproma));
+// CPP-NEXT: for (int32_t chunk = block_begin; chunk < block_end; chunk += kHorizontalBlock) {
+// CPP-NEXT: const int32_t h_begin = chunk;
+// CPP-NEXT: const int32_t h_end = std::min(chunk + kHorizontalBlock, block_end);
+// CPP-NEXT: for (int32_t k = k_lb; k < k_ub; ++k) {
+// CPP-NEXT: #pragma omp simd
+// CPP-NEXT: for (int32_t h = h_begin; h < h_end; ++h) {
+// CPP-NEXT: const int32_t e2c = e2c_table[h];
+// CPP-NEXT: const double area_1 = area[e2c];
+// CPP-NEXT: const double w_1 =
+// CPP-NEXT: w[e2c + (k + 1) * cell_ld + e2c_blocks[h] * (nproma * ((num_levels + 1) - 1))];
+// CPP-NEXT: const double t0 = w_1 * area_1;
+// CPP-NEXT: vn[h + k * edge_ld + jb * (nproma * (num_levels - 1))] = t0;
+// CPP: static int launch_blocked(
+// CPP: if (instance.extents.blocked()) {
+// CPP-NEXT: blocked_blocked(h_lb, h_ub, k_lb, k_ub, area, w, vn, instance.extents.ld[FUSEC_CELL],
+// CPP-NEXT: instance.extents.ld[FUSEC_EDGE], instance.E2C.data(), instance.E2C.blocks(),
+// CPP-NEXT: static_cast<int32_t>(instance.extents.nproma), instance.extents.nlev);
+// CPP-NEXT: return FUSEC_SUCCESS;
+// CPP-NEXT: }
+// CPP-NEXT: blocked(h_lb, h_ub, k_lb, k_ub, area, w, vn, instance.extents.ld[FUSEC_CELL],
+
 // CUDA-LABEL: flat(
 // CUDA: if (h >= h_ub)
 // CUDA-NEXT: return;
@@ -102,6 +138,12 @@ stn.connectivity @E2C : Edge -> Cell [2]
 // CPP-NEXT: #pragma omp simd
 // CPP-NEXT: for (int32_t h = h_begin; h < h_end; ++h) {
 // CPP-NEXT: const double area_1 = area[h];
+// 2-D dense fields are the same in both layouts.
+// CPP-LABEL: static void flat_blocked(
+// CPP: for (int32_t h = h_begin; h < h_end; ++h) {
+// CPP-NEXT: const double area_1 = area[h];
+// CPP-NEXT: const double t0 = area_1 + area_1;
+// CPP-NEXT: area2[h] = t0;
 stn.program @levels(%limit: !stn.field<K x f64> {stn.name = "limit"},
     %scaled: !stn.field<K x f64> {stn.intent = 1 : i32, stn.name = "scaled"},
     %w: !stn.field<Cell x KHalf x f64> {stn.intent = 2 : i32, stn.name = "w"},

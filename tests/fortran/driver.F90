@@ -53,6 +53,9 @@ contains
     integer :: point, level
 
     call begin_program('update_theta_and_exner')
+    ! A layout has 3 entries (the flat layout's ld) or 4 (and nproma).
+    call theta_and_exner%create_with_layout(mesh, nlev, layout(1:2), status=status)
+    call expect(status == FUSEC_ERROR_INVALID_ARGUMENT, 'a layout of 2 entries is refused')
     call theta_and_exner%create_with_layout(mesh, nlev, layout, status=status)
     call check_status(status, 'create')
     allocate(z_temp(nproma, nlev), area(nproma), theta_v(nproma, nlev), exner(nproma, nlev))

@@ -30,6 +30,7 @@ module test_support
     integer(c_int) :: type
     integer(c_int32_t) :: location, num_levels, num_neighbors
     integer(c_int64_t) :: ld
+    integer(c_int32_t) :: num_blocks
   end type exchange_field
 
   ! The grid, set by open_grid: every field has nproma rows, beyond the largest location.

@@ -8,6 +8,7 @@ add_executable(fusec-runtime-tests
   ${CMAKE_CURRENT_LIST_DIR}/test_coefficients.cpp
   ${CMAKE_CURRENT_LIST_DIR}/test_decomposition.cpp
   ${CMAKE_CURRENT_LIST_DIR}/test_npy.cpp
+  ${CMAKE_CURRENT_LIST_DIR}/test_blocked_layout.cpp
 )
 # HandleLLVMOptions adds -fno-exceptions globally; Catch2 needs exceptions.
 target_compile_options(fusec-runtime-tests PRIVATE -fexceptions)

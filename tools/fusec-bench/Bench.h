@@ -74,6 +74,12 @@ struct BenchOptions {
   double minimumGain = 0.05;
   /// fusec-bench pack: emit each variant's source and build nothing (no compiler needed).
   bool emitOnly = false;
+  /// Compiled C++ programs run in ICON's blocked layout with this many points
+  /// per block (--layout blocked:N); 0: the flat layout.
+  int64_t nproma = 0;
+  /// Runs per verification (and per reference): each from the outputs of the
+  /// one before, as time steps (--steps).
+  unsigned steps = 1;
 };
 
 /// The `targets:` section of a pipeline configuration that applies to code built

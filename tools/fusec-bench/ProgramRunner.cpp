@@ -4,6 +4,8 @@
 
 #include "CallShimNames.h"
 
+#include "fusec/c_api.h"
+
 #include <cstring>
 
 namespace fusec::bench {
@@ -16,9 +18,11 @@ void copyOutputs(const std::vector<ArgumentValue> &from, std::vector<ArgumentVal
 
 Result<std::unique_ptr<NativeRunner>> NativeRunner::create(const SharedLibrary &library,
                                                            const std::string &program,
-                                                           const fusec_mesh &mesh, int32_t nlev) {
+                                                           const fusec_mesh &mesh, int32_t nlev,
+                                                           int64_t nproma) {
   std::unique_ptr<NativeRunner> runner(new NativeRunner());
   runner->program = program;
+  runner->nproma = nproma;
   // P_create's last parameter is a P_handle **, passed here as void **.
   using CreateFunction = int (*)(const fusec_mesh *, int32_t, void *, void **);
   auto create = reinterpret_cast<CreateFunction>(library.symbol(program + "_create"));
@@ -41,8 +45,21 @@ Result<std::unique_ptr<NativeRunner>> NativeRunner::create(const SharedLibrary &
       return Status::failure("'" + library.path() + "' lacks fusec-bench's device functions");
     runner->device = device;
   }
-  if (int status = create(&mesh, nlev, nullptr, &runner->instance))
+  if (nproma > 0) {
+    using CreateWithLayoutFunction =
+        int (*)(const fusec_mesh *, int32_t, const fusec_layout *, void *, void **);
+    auto createWithLayout = reinterpret_cast<CreateWithLayoutFunction>(
+        library.symbol(program + "_create_with_layout"));
+    if (!createWithLayout)
+      return Status::failure("'" + library.path() + "' lacks " + program + "_create_with_layout");
+    fusec_layout layout = {{0, 0, 0}, nproma};
+    if (int status = createWithLayout(&mesh, nlev, &layout, nullptr, &runner->instance))
+      return runner->failure(program + "_create_with_layout (blocked, nproma " +
+                                 std::to_string(nproma) + ")",
+                             status);
+  } else if (int status = create(&mesh, nlev, nullptr, &runner->instance)) {
     return runner->failure(program + "_create", status);
+  }
   runner->destroy = destroy;
   return runner;
 }
@@ -65,8 +82,34 @@ Status NativeRunner::failure(const std::string &what, int status) const {
                          errorMessage(status));
 }
 
+/// The C API's element type of `dtype`.
+static fusec_element_type elementType(DType dtype) {
+  switch (dtype) {
+  case DType::Float64:
+    return FUSEC_F64;
+  case DType::Float32:
+    return FUSEC_F32;
+  case DType::Int32:
+    return FUSEC_I32;
+  case DType::Bool:
+    return FUSEC_BOOL;
+  }
+  return FUSEC_F64;
+}
+
+/// Copies `field` into or out of its blocked copy `blocked` (points only).
+static int convertBlocked(const HostField &field, int64_t nproma, const void *source,
+                          void *destination, bool toBlocked) {
+  const FieldFormat &format = field.format();
+  auto convert = toBlocked ? fusec_copy_to_blocked : fusec_copy_from_blocked;
+  return convert(elementType(format.dtype), format.points, format.points, format.neighbors,
+                 format.levels, nproma, source, destination);
+}
+
 Status NativeRunner::bind(std::vector<ArgumentValue> &arguments) {
   this->arguments = &arguments;
+  if (nproma > 0)
+    blockedFields.assign(arguments.size(), {});
   scalars.assign(arguments.size(), ScalarSlot{});
   pointers.assign(arguments.size(), nullptr);
   if (device)
@@ -75,7 +118,18 @@ Status NativeRunner::bind(std::vector<ArgumentValue> &arguments) {
     ArgumentValue &value = arguments[i];
     if (value.isField) {
       pointers[i] = value.field.data();
-      if (device) {
+      if (nproma > 0 && value.field.format().location) {
+        const FieldFormat &format = value.field.format();
+        int64_t elements =
+            fusec_blocked_size(format.points, nproma, format.neighbors, format.levels);
+        // NaN bytes in the padding: a kernel reading it spoils the points it writes.
+        blockedFields[i].assign(elements * dtype_size(format.dtype), 0xff);
+        if (int status = convertBlocked(value.field, nproma, value.field.data(),
+                                        blockedFields[i].data(), /*toBlocked=*/true))
+          return failure(std::string("converting to the blocked layout: ") + fusec_last_error(),
+                         status);
+        pointers[i] = blockedFields[i].data();
+      } else if (device) {
         void *copy = nullptr;
         size_t bytes = value.field.bytes().size();
         if (int status = device->allocate(&copy, bytes))
@@ -120,6 +174,16 @@ Status NativeRunner::run() {
 }
 
 Status NativeRunner::fetchOutputs() {
+  if (nproma > 0) {
+    for (size_t i = 0; i < arguments->size(); ++i) {
+      ArgumentValue &value = (*arguments)[i];
+      if (value.isField && value.isOutput && !blockedFields[i].empty())
+        if (int status = convertBlocked(value.field, nproma, blockedFields[i].data(),
+                                        value.field.data(), /*toBlocked=*/false))
+          return failure("converting the results from the blocked layout", status);
+    }
+    return Status::success();
+  }
   if (!device)
     return Status::success();
   for (size_t i = 0; i < arguments->size(); ++i) {
@@ -133,6 +197,15 @@ Status NativeRunner::fetchOutputs() {
 }
 
 Status NativeRunner::restoreOutputs(const std::vector<ArgumentValue> &initial) {
+  if (nproma > 0) {
+    copyOutputs(initial, *arguments);
+    for (size_t i = 0; i < initial.size(); ++i)
+      if (initial[i].isField && initial[i].isOutput && !blockedFields[i].empty())
+        if (int status = convertBlocked(initial[i].field, nproma, initial[i].field.data(),
+                                        blockedFields[i].data(), /*toBlocked=*/true))
+          return failure("resetting the outputs in the blocked layout", status);
+    return Status::success();
+  }
   if (!device) {
     copyOutputs(initial, *arguments);
     return Status::success();

@@ -36,10 +36,12 @@ public:
   /// Resets the output fields to their values in `initial` (same formats).
   virtual Status restoreOutputs(const std::vector<ArgumentValue> &initial) = 0;
 
-  /// Binds `arguments`, runs once and leaves the results in their outputs.
-  Status runOnce(std::vector<ArgumentValue> &arguments) {
+  /// Binds `arguments`, runs `steps` times (each run starting from the
+  /// outputs of the one before: inout fields carry over, as time steps do) and
+  /// leaves the results in their outputs.
+  Status runOnce(std::vector<ArgumentValue> &arguments, unsigned steps = 1) {
     Status status = bind(arguments);
-    if (status)
+    for (unsigned step = 0; status && step < steps; ++step)
       status = run();
     if (status)
       status = fetchOutputs();
@@ -53,12 +55,15 @@ void copyOutputs(const std::vector<ArgumentValue> &from, std::vector<ArgumentVal
 /// Runs `program` of a library compiled from emitted code (with call shims):
 /// an instance of it (P_create) made on creation, destroyed on destruction.
 /// When the library has device memory functions (CUDA), fields live on the
-/// device while bound.
+/// device while bound. With `nproma` > 0 the instance uses ICON's blocked
+/// layout (P_create_with_layout) and runs on blocked copies of the bound
+/// fields (padding filled with NaN bytes), converted back by fetchOutputs.
 class NativeRunner : public ProgramRunner {
 public:
   static Result<std::unique_ptr<NativeRunner>> create(const SharedLibrary &library,
                                                       const std::string &program,
-                                                      const fusec_mesh &mesh, int32_t nlev);
+                                                      const fusec_mesh &mesh, int32_t nlev,
+                                                      int64_t nproma = 0);
   ~NativeRunner() override;
   Status bind(std::vector<ArgumentValue> &arguments) override;
   Status run() override;
@@ -104,6 +109,9 @@ private:
   std::vector<ScalarSlot> scalars;
   std::vector<void *> pointers;
   std::vector<void *> deviceFields; // per parameter: its device copy, or null
+  int64_t nproma = 0;
+  /// Per parameter: its copy in the blocked layout (empty when not blocked).
+  std::vector<std::vector<uint8_t, HugePageAllocator<uint8_t>>> blockedFields;
   std::optional<double> deviceSeconds;
 };
 

@@ -465,8 +465,7 @@ Result<PreparedProgram> BenchSession::prepare(const ProgramSignature &program) {
 
   prepared.reference = prepared.inputs;
   InterpreterRunner oracleRunner(*oracle, program.name);
-  oracleRunner.bind(prepared.reference);
-  if (Status status = oracleRunner.run(); !status)
+  if (Status status = oracleRunner.runOnce(prepared.reference, options.steps); !status)
     return Status::failure("reference run: " + status.message());
   saveArguments(program, "reference", prepared.reference, /*outputsOnly=*/true);
   return prepared;
@@ -523,16 +522,16 @@ compareOutputs(const ProgramSignature &program, const std::vector<ArgumentValue>
 /// "<name> (timed build)".
 static Status switchToTimedBuild(Measurement &m, const Variant &variant,
                                  const PreparedProgram &prepared, const fusec_mesh &mesh,
-                                 int32_t nlev) {
+                                 int32_t nlev, int64_t nproma, unsigned steps) {
   const ProgramSignature &program = *prepared.signature;
   Result<std::unique_ptr<NativeRunner>> native =
-      NativeRunner::create(*variant.timedLibrary, program.name, mesh, nlev);
+      NativeRunner::create(*variant.timedLibrary, program.name, mesh, nlev, nproma);
   if (!native)
     return native.status();
   m.timers = GeneratedTimers::find(*variant.timedLibrary, program.name, (*native)->handle());
   m.runner = std::move(*native);
   m.arguments = prepared.inputs;
-  if (Status status = m.runner->runOnce(m.arguments); !status)
+  if (Status status = m.runner->runOnce(m.arguments, steps); !status)
     return status;
   for (FieldResult &field : compareOutputs(program, m.arguments, prepared.reference,
                                            [](const Parameter &parameter) {
@@ -579,7 +578,7 @@ std::vector<VariantResult> BenchSession::measure(llvm::ArrayRef<Variant *> varia
     }
     if (variant->library) {
       Result<std::unique_ptr<NativeRunner>> native =
-          NativeRunner::create(*variant->library, program.name, mesh, nlev);
+          NativeRunner::create(*variant->library, program.name, mesh, nlev, options.nproma);
       if (!native) {
         m.error(native.error());
         continue;
@@ -591,7 +590,7 @@ std::vector<VariantResult> BenchSession::measure(llvm::ArrayRef<Variant *> varia
     }
     m.arguments = prepared.inputs;
     std::vector<ArgumentValue> &arguments = m.arguments;
-    if (Status status = m.runner->runOnce(arguments); !status) {
+    if (Status status = m.runner->runOnce(arguments, options.steps); !status) {
       m.error(status.message());
       continue;
     }
@@ -604,7 +603,8 @@ std::vector<VariantResult> BenchSession::measure(llvm::ArrayRef<Variant *> varia
     if (repeat == 0)
       continue;
     if (variant->timedLibrary) {
-      if (Status timed = switchToTimedBuild(m, *variant, prepared, mesh, nlev); !timed) {
+      if (Status timed = switchToTimedBuild(m, *variant, prepared, mesh, nlev, options.nproma,
+                                                options.steps); !timed) {
         m.error("timed build: " + timed.message());
         continue;
       }

@@ -75,6 +75,15 @@ cl::opt<std::string> grid("grid",
                           cl::cat(category));
 cl::opt<int> nlev("nlev", cl::desc("Number of full levels (default: -D nlev, else 80)"),
                   cl::value_desc("N"), cl::sub(runCommand), cl::sub(packCommand), cl::cat(category));
+cl::opt<std::string> layout("layout",
+                            cl::desc("Field layout of compiled programs: flat (default) or "
+                                     "blocked:NPROMA (ICON's CPU layout, C++ backend)"),
+                            cl::value_desc("flat|blocked:N"), cl::init("flat"), cl::sub(runCommand),
+                            cl::cat(category));
+cl::opt<unsigned> steps("steps",
+                        cl::desc("Runs per verification and reference, each from the outputs "
+                                 "of the one before (time steps; default 1)"),
+                        cl::value_desc("N"), cl::init(1), cl::sub(runCommand), cl::cat(category));
 cl::opt<std::string> inputs("inputs",
                             cl::desc("random (ICON4Py-style, seeded), realistic (computed "
                                      "coefficients, smooth fields) or a directory of .npy files"),
@@ -277,6 +286,22 @@ int main(int argc, char **argv) {
   if (writeConfig.getNumOccurrences())
     options.writeConfig = writeConfig;
   options.minimumGain = minimumGain;
+  if (steps < 1) {
+    errs() << "fusec-bench: error: --steps must be at least 1\n";
+    return 1;
+  }
+  options.steps = steps;
+  if (layout != "flat") {
+    llvm::StringRef text(layout);
+    long long nproma = 0;
+    if (!text.consume_front("blocked:") || text.getAsInteger(10, nproma) || nproma < 1 ||
+        nproma > INT32_MAX) {
+      errs() << "fusec-bench: error: --layout takes flat or blocked:N with N from 1 to "
+             << INT32_MAX << ", not '" << layout << "'\n";
+      return 1;
+    }
+    options.nproma = nproma;
+  }
   if (!autotune && (writeConfig.getNumOccurrences() || minimumGain.getNumOccurrences())) {
     errs() << "fusec-bench: error: --write-config and --min-gain go with --autotune\n";
     return 1;

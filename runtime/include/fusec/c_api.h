@@ -57,6 +57,20 @@ int fusec_check_field(const char *name, fusec_element_type type, int32_t locatio
                       const void *values, const void *reference, const fusec_tolerances *tolerances,
                       fusec_field_check *check);
 
+/* ICON's blocked CPU layout (fusec_layout.nproma > 0): a field of num_points points is
+ * f(nproma, [N,] [L,] nblks) with nblks = ceil(num_points / nproma), point h at jc = h % nproma
+ * of block jb = h / nproma. The number of elements of such a field (its last block padded). */
+int64_t fusec_blocked_size(int32_t num_points, int64_t nproma, int32_t num_neighbors,
+                           int32_t num_levels);
+/* Copies a field of the flat layout (leading dimension ld >= num_points) into the blocked
+ * layout, and back: points only, the destination's padding is left as it is. */
+int fusec_copy_to_blocked(fusec_element_type type, int32_t num_points, int64_t ld,
+                          int32_t num_neighbors, int32_t num_levels, int64_t nproma,
+                          const void *flat, void *blocked);
+int fusec_copy_from_blocked(fusec_element_type type, int32_t num_points, int64_t ld,
+                            int32_t num_neighbors, int32_t num_levels, int64_t nproma,
+                            const void *blocked, void *flat);
+
 /* What the last failing call of this thread failed on ("" if none). */
 const char *fusec_last_error(void);
 

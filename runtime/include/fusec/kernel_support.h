@@ -28,7 +28,8 @@ enum fusec_status {
   FUSEC_ERROR_EXCHANGE = 6,     /* the exchange callback returned non-zero */
   FUSEC_ERROR_CUDA = 7,         /* a CUDA call or kernel launch failed */
   FUSEC_ERROR_VERIFICATION = 8, /* P_run_and_verify: a result differs from the reference */
-  FUSEC_ERROR_IO = 9            /* a file could not be read or written */
+  FUSEC_ERROR_IO = 9,           /* a file could not be read or written */
+  FUSEC_ERROR_UNSUPPORTED_LAYOUT = 10 /* the backend cannot run in the requested layout */
 };
 
 /* The location of fields that have no horizontal dimension. */
@@ -41,7 +42,9 @@ typedef enum fusec_element_type {
   FUSEC_BOOL = 3
 } fusec_element_type;
 
-/* A field handed to the exchange callback: data[h + n*ld + k*ld*num_neighbors]. */
+/* A field handed to the exchange callback, in the instance's layout (fusec_layout): element
+ * (h, n, k) at data[jc + n*ld + k*ld*N + jb*ld*N*L] with jc = h % ld, jb = h / ld,
+ * N = max(num_neighbors, 1), L = max(num_levels, 1); jb is 0 in the flat layout. */
 typedef struct fusec_exchange_field {
   const char *name; /* the program parameter's (or buffer's) source name */
   void *data;       /* device pointer (CUDA backend) or host pointer (C++ backend) */
@@ -49,7 +52,8 @@ typedef struct fusec_exchange_field {
   int32_t location;      /* a fusec_location, or FUSEC_NO_LOCATION */
   int32_t num_levels;    /* nlev, nlev + 1 for half levels, 0 without levels */
   int32_t num_neighbors; /* sparse fields: neighbours per point; 0 otherwise */
-  int64_t ld;            /* leading dimension (points of the location) */
+  int64_t ld;            /* leading dimension: points per block (nproma) */
+  int32_t num_blocks;    /* 1 in the flat layout; blocked: ceil(points / nproma) */
 } fusec_exchange_field;
 
 /* Called at every stn.exchange of a program, after the kernels before it were launched on
@@ -59,11 +63,22 @@ typedef struct fusec_exchange_field {
 typedef int (*fusec_exchange_callback)(const char *program, const fusec_exchange_field *fields,
                                        int32_t num_fields, void *stream, void *user_data);
 
-/* How the caller stores its fields (P_create_with_layout): element (h, n, k) of a field of
- * location L is at h + n*ld[L] + k*ld[L]*N. ld[L] = 0 means the location's number of points
- * (what P_create uses); ICON passes nproma for every location. */
+/* How the caller stores its fields (P_create_with_layout), for a field of location L with N
+ * neighbour slots (1 when dense) and L levels (1 without levels):
+ *
+ * - flat (nproma = 0, ICON's GPU layout): element (h, n, k) at h + n*ld[L] + k*ld[L]*N, with
+ *   ld[L] >= the number of points (0: exactly that, what P_create uses); padding points
+ *   [points, ld) are never read nor written.
+ * - blocked (nproma > 0, ICON's CPU layout f(nproma, [N,] [nlev,] nblks)): point h is
+ *   jc = h % nproma of block jb = h / nproma, and element (h, n, k) lies at
+ *   jc + nproma*(n + N*(k + L*jb)); every location has ceil(points / nproma) blocks, the last
+ *   one padded to nproma points (padding never read nor written). ld[L] must be 0 or nproma.
+ *   2-D dense fields are the same in both layouts. The C++ backend only; the CUDA backend
+ *   refuses it with FUSEC_ERROR_UNSUPPORTED_LAYOUT (on GPUs ICON uses nproma >= points: the
+ *   flat layout with ld = nproma). */
 typedef struct fusec_layout {
-  int64_t ld[3]; /* indexed by fusec_location */
+  int64_t ld[3];  /* indexed by fusec_location; the flat layout's leading dimensions */
+  int64_t nproma; /* 0: flat layout; > 0: blocked layout with nproma points per block */
 } fusec_layout;
 
 /* A value x passes against its reference r when |x - r| <= atol + rtol*|r| (NaN equals NaN).
@@ -104,7 +119,8 @@ static inline const char *fusec_status_message(int status) {
     return "no instance: the handle is null (make one with the program's _create function)";
   case FUSEC_ERROR_INVALID_ARGUMENT:
     return "invalid argument: no mesh, fewer than one level, a leading dimension smaller than "
-           "the number of points, or only some of the verification copies";
+           "the number of points, a blocked layout whose ld is neither 0 nor nproma, or only "
+           "some of the verification copies";
   case FUSEC_ERROR_CONNECTIVITY:
     return "a neighbour table the program needs is missing from the mesh or does not fit "
            "(source, target, neighbour count, rows or entries)";
@@ -121,6 +137,9 @@ static inline const char *fusec_status_message(int status) {
     return "verification failed: a result differs from the reference beyond its tolerances";
   case FUSEC_ERROR_IO:
     return "a file could not be read or written";
+  case FUSEC_ERROR_UNSUPPORTED_LAYOUT:
+    return "unsupported layout: the CUDA backend runs the flat layout only (fusec_layout.nproma "
+           "= 0; ICON's GPU layout is nproma >= points, i.e. ld = nproma)";
   default:
     return "unknown fusec status";
   }
@@ -202,26 +221,59 @@ template <typename T> FUSEC_HOST_DEVICE inline T maximum(T a, T b) {
 /* Vertical extent of a field. */
 enum class Levels { Flat, Full, Half };
 
-/* The sizes fixed at setup: levels, points and leading dimension per location. */
+/* Blocks of `points` points with `ld` points each (fusec_layout): 1 in the flat layout
+ * (ld >= points), ceil(points / ld) in the blocked one; at least 1. */
+inline int64_t block_count(int64_t points, int64_t ld) {
+  return points > ld && ld > 0 ? (points + ld - 1) / ld : 1;
+}
+
+/* Where element (h, n, k) of a field with `slots` neighbour slots and `layers` levels (both at
+ * least 1) lies in either layout of fusec_layout: in the flat one h < ld, so jb = 0. */
+FUSEC_HOST_DEVICE inline int64_t element_offset(int64_t h, int64_t n, int64_t k, int64_t ld,
+                                                int64_t slots, int64_t layers) {
+  return h % ld + n * ld + k * ld * slots + (h / ld) * ld * slots * layers;
+}
+
+/* The sizes fixed at setup: levels, points and leading dimension per location, and the
+ * layout (flat, or blocked with nproma points per block). */
 struct Extents {
   int32_t nlev = 0;
   int32_t num_points[3] = {0, 0, 0};
   int64_t ld[3] = {0, 0, 0};
+  int64_t nproma = 0; /* 0: flat layout; else blocked, and ld[L] = nproma */
 
   /* `layout` may be null: tight fields, ld = number of points. */
   int init(const fusec_mesh *mesh, int32_t num_levels, const fusec_layout *layout) {
     if (mesh == nullptr || num_levels < 1)
       return FUSEC_ERROR_INVALID_ARGUMENT;
     nlev = num_levels;
+    const int64_t requested_nproma = layout != nullptr ? layout->nproma : 0;
+    // Point indices are int32: a larger nproma is no real block size.
+    if (requested_nproma < 0 || requested_nproma > INT32_MAX)
+      return FUSEC_ERROR_INVALID_ARGUMENT;
+    nproma = requested_nproma;
     for (int location = 0; location < 3; ++location) {
       int32_t points = mesh->num_points[location];
       int64_t requested = layout != nullptr ? layout->ld[location] : 0;
-      if (points < 0 || requested < 0 || (requested > 0 && requested < points))
+      if (points < 0 || requested < 0)
         return FUSEC_ERROR_INVALID_ARGUMENT;
       num_points[location] = points;
+      if (blocked()) {
+        if (requested != 0 && requested != nproma)
+          return FUSEC_ERROR_INVALID_ARGUMENT;
+        ld[location] = nproma;
+        continue;
+      }
+      if (requested > 0 && requested < points)
+        return FUSEC_ERROR_INVALID_ARGUMENT;
       ld[location] = requested > 0 ? requested : points;
     }
     return FUSEC_SUCCESS;
+  }
+
+  bool blocked() const { return nproma > 0; }
+  int64_t blocks(int location) const {
+    return location == FUSEC_NO_LOCATION ? 1 : block_count(num_points[location], ld[location]);
   }
 
   int32_t levels(Levels vertical) const {
@@ -231,9 +283,12 @@ struct Extents {
     return location == FUSEC_NO_LOCATION ? 0 : ld[location];
   }
 
-  /* Number of elements of a field (at least one per level or point it has). */
+  /* Number of elements of a field (at least one per level or point it has), every block
+   * included. */
   size_t elements(int location, Levels vertical, int32_t neighbors) const {
-    size_t points = location == FUSEC_NO_LOCATION ? 1 : static_cast<size_t>(ld[location]);
+    size_t points = location == FUSEC_NO_LOCATION
+                        ? 1
+                        : static_cast<size_t>(ld[location] * blocks(location));
     size_t levels_or_one = vertical == Levels::Flat ? 1 : static_cast<size_t>(levels(vertical));
     size_t slots = neighbors > 0 ? static_cast<size_t>(neighbors) : 1;
     return points * levels_or_one * slots;
@@ -256,6 +311,7 @@ struct Extents {
     field.num_levels = levels(vertical);
     field.num_neighbors = neighbors;
     field.ld = leading_dimension(location);
+    field.num_blocks = static_cast<int32_t>(blocks(location));
     return field;
   }
 };
@@ -368,7 +424,23 @@ public:
     return FUSEC_SUCCESS;
   }
 
+  /* For the blocked layout: the block (entry / nproma) of every entry, 0 for missing ones,
+   * at the entry's position (ICON's *_blk arrays), so kernels need no division. */
+  int compute_blocks(int64_t nproma) {
+    if (nproma <= 0)
+      return FUSEC_ERROR_INVALID_ARGUMENT;
+    if (int status = blocks_.allocate(entries_.size()))
+      return status;
+    for (size_t i = 0; i < entries_.size(); ++i) {
+      const int32_t entry = entries_.data()[i];
+      blocks_.data()[i] = entry >= 0 ? static_cast<int32_t>(entry / nproma) : 0;
+    }
+    return FUSEC_SUCCESS;
+  }
+
   const int32_t *data() const { return entries_.data(); }
+  /* Null until compute_blocks. */
+  const int32_t *blocks() const { return blocks_.data(); }
   int64_t ld() const { return rows_; }
   size_t size() const { return entries_.size(); }
 
@@ -411,6 +483,7 @@ public:
 
   void release() {
     entries_.release();
+    blocks_.release();
     rows_ = 0;
     neighbors_ = 0;
     cached_ = 0;
@@ -424,6 +497,7 @@ private:
   static constexpr int kCacheSize = 8;
 
   HostArray<int32_t> entries_;
+  HostArray<int32_t> blocks_;
   int32_t rows_ = 0;
   int32_t neighbors_ = 0;
   CachedImage cache_[kCacheSize] = {};
@@ -576,8 +650,9 @@ inline fusec_tolerances resolve_tolerances(const fusec_tolerances *requested,
           requested->atol < 0 ? defaults.atol : requested->atol};
 }
 
-/* Compares one field (host arrays, the layout of Extents) over its points, neighbour slots and
- * levels, padding excluded, and fills the counts and worst point of `check`. */
+/* Compares one field (host arrays, the layout of Extents: flat, or blocked with ld = nproma)
+ * over its points, neighbour slots and levels, padding excluded, and fills the counts and worst
+ * point of `check`. */
 template <typename T>
 void compare_field(const T *values, const T *reference, int32_t points, int64_t ld,
                    int32_t neighbors, int32_t levels, fusec_field_check *check) {
@@ -591,7 +666,7 @@ void compare_field(const T *values, const T *reference, int32_t points, int64_t 
   for (int32_t k = 0; k < layers; ++k)
     for (int32_t n = 0; n < slots; ++n)
       for (int32_t h = 0; h < points; ++h) {
-        const int64_t index = h + n * ld + k * ld * slots;
+        const int64_t index = element_offset(h, n, k, ld, slots, layers);
         const double x = static_cast<double>(values[index]);
         const double r = static_cast<double>(reference[index]);
         if (x == r || (x != x && r != r))
@@ -609,6 +684,25 @@ void compare_field(const T *values, const T *reference, int32_t points, int64_t 
           check->worst_value = x;
           check->worst_reference = r;
         }
+      }
+}
+
+/* Copies a field between the flat layout (ld >= points) and the blocked one (nproma points
+ * per block, fusec_layout), points only: padding of the destination is left as it is.
+ * `to_blocked` false copies blocked -> flat. */
+template <typename T>
+void copy_between_layouts(const T *source, T *destination, int32_t points, int64_t flat_ld,
+                          int64_t nproma, int32_t neighbors, int32_t levels, bool to_blocked) {
+  const int64_t slots = neighbors > 0 ? neighbors : 1, layers = levels > 0 ? levels : 1;
+  for (int64_t k = 0; k < layers; ++k)
+    for (int64_t n = 0; n < slots; ++n)
+      for (int64_t h = 0; h < points; ++h) {
+        const int64_t flat = h + n * flat_ld + k * flat_ld * slots;
+        const int64_t blocked = element_offset(h, n, k, nproma, slots, layers);
+        if (to_blocked)
+          destination[blocked] = source[flat];
+        else
+          destination[flat] = source[blocked];
       }
 }
 
