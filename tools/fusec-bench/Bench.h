@@ -74,6 +74,15 @@ struct BenchOptions {
   double minimumGain = 0.05;
   /// fusec-bench pack: emit each variant's source and build nothing (no compiler needed).
   bool emitOnly = false;
+  /// --ranks N (0: a one-rank run as usual): decomposed over N MPI ranks (Ranks.h).
+  int32_t ranks = 0;
+  /// --steps S: calls in a row compared with the one-rank run (with --ranks).
+  int32_t steps = 1;
+  /// --rank-dir: where the jobs and results of --ranks are kept (default: a temporary one).
+  std::optional<std::string> rankDirectory;
+  /// fusec-bench-ranks (next to fusec-bench; empty when built without MPI) and mpirun.
+  std::string rankDriver;
+  std::string mpiexec;
 };
 
 /// The `targets:` section of a pipeline configuration that applies to code built
