@@ -5,8 +5,8 @@
 #   mpi-global-ranks-N   diffusion_step (every program of diffusion.stn with an `exchange`),
 #                        3 steps, none and fuse-all, R2B3, 6 levels, random inputs, N = 1, 2, 4
 #   mpi-lam-ranks-N      the same on lam-r2b4, realistic inputs
-#   mpi-bad-argument-setup  rank 1 of 2 gets an unknown --set: every rank exits with rank 1's
-#                        message (checked collectively before the run)
+#   mpi-bad-argument-setup  rank 1 of 2 gets an unknown --set: both ranks print rank 1's
+#                        message and exit with status 1 (checked collectively before the run)
 #   mpi-bad-argument-run rank 1 of 3 gets a zone bound beyond its grid: its P_run fails inside
 #                        the step while the others wait in an exchange; it aborts them all
 # Both failure tests run under a timeout (a hang fails them). Without MPI (FUSEC_MPI off) one
@@ -45,14 +45,14 @@ set_tests_properties(mpi-job PROPERTIES ENVIRONMENT "${mpi_environment}" TIMEOUT
   FIXTURES_SETUP mpi-job)
 
 add_test(NAME mpi-bad-argument-setup
-  COMMAND ${CMAKE_CURRENT_SOURCE_DIR}/mpi/expect_rank_failure.sh 60
+  COMMAND ${CMAKE_CURRENT_SOURCE_DIR}/mpi/expect_rank_failure.sh 60 2
           "rank 1: --set no_such_scalar: program 'diffusion_step' has no scalar parameter"
           ${MPIEXEC_EXECUTABLE} --oversubscribe
           -np 1 $<TARGET_FILE:fusec-bench-ranks> ${mpi_jobs}/fuse-all.job :
           -np 1 $<TARGET_FILE:fusec-bench-ranks> ${mpi_jobs}/fuse-all.job
                 --set no_such_scalar=1)
 add_test(NAME mpi-bad-argument-run
-  COMMAND ${CMAKE_CURRENT_SOURCE_DIR}/mpi/expect_rank_failure.sh 60
+  COMMAND ${CMAKE_CURRENT_SOURCE_DIR}/mpi/expect_rank_failure.sh 60 1
           "rank 1: diffusion_step: diffusion_step_run returned 5"
           ${MPIEXEC_EXECUTABLE} --oversubscribe
           -np 1 $<TARGET_FILE:fusec-bench-ranks> ${mpi_jobs}/fuse-all.job :

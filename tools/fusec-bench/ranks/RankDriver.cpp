@@ -385,10 +385,10 @@ RankProgramResult Driver::runProgram(const ProgramSignature &program) {
   RankProgramResult result;
   result.program = program.name;
   auto failed = [&](const Status &status) {
+    // Every rank reports the (agreed) error and exits with it.
     result.error = status.message();
-    if (rank == 0)
-      std::fprintf(stderr, "%s: error: %s: %s\n", kTool, program.name.c_str(),
-                   status.message().c_str());
+    std::fprintf(stderr, "%s: error: (on rank %d) %s: %s\n", kTool, rank, program.name.c_str(),
+                 status.message().c_str());
     return result;
   };
 
@@ -496,7 +496,7 @@ RankProgramResult Driver::runProgram(const ProgramSignature &program) {
 int Driver::run(int argc, char **argv) {
   Status status = setUp(argc, argv);
   if (!status) {
-    std::fprintf(stderr, "%s: error: %s\n", kTool, status.message().c_str());
+    std::fprintf(stderr, "%s: error: (on rank %d) %s\n", kTool, rank, status.message().c_str());
     return 1;
   }
   std::vector<RankProgramResult> results;
