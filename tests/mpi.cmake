@@ -7,6 +7,9 @@
 #   mpi-lam-ranks-N      the same on lam-r2b4, realistic inputs
 #   mpi-bad-argument-setup  rank 1 of 2 gets an unknown --set: both ranks print rank 1's
 #                        message and exit with status 1 (checked collectively before the run)
+#   mpi-cuda-host-ranks-2 diffusion_step as emitted CUDA run on the host (cuda-host), 2 ranks:
+#                        device fields exchanged through the host-staged path
+#   mpi-exchange-ranks-N fusec::MpiExchange alone (tests/mpi/exchange_test.cpp), N = 1..4
 #   mpi-bad-argument-run rank 1 of 3 gets a zone bound beyond its grid: its P_run fails inside
 #                        the step while the others wait in an exchange; it aborts them all
 # Both failure tests run under a timeout (a hang fails them). Without MPI (FUSEC_MPI off) one
@@ -36,6 +39,14 @@ foreach(ranks 1 2 4)
   endforeach()
 endforeach()
 
+# The CUDA code path on the host (--backend cuda-host): device copies of the fields, exchanged
+# through the host-staged path with the library's copy functions.
+add_test(NAME mpi-cuda-host-ranks-2
+  COMMAND fusec-bench run ${mpi_stn} --programs diffusion_step --pipelines fuse-all --nlev 4
+          --steps 2 --repeat 0 --grid lam-r2b3 --backend cuda-host --ranks 2)
+set_tests_properties(mpi-cuda-host-ranks-2 PROPERTIES
+  ENVIRONMENT "${mpi_environment}" TIMEOUT 300 FAIL_REGULAR_EXPRESSION "\\| NO \\|")
+
 # A job to hand to the ranks directly (fixture), then the two failures.
 set(mpi_jobs ${CMAKE_CURRENT_BINARY_DIR}/mpi-jobs)
 add_test(NAME mpi-job
@@ -61,3 +72,17 @@ add_test(NAME mpi-bad-argument-run
           -np 1 $<TARGET_FILE:fusec-bench-ranks> ${mpi_jobs}/fuse-all.job)
 set_tests_properties(mpi-bad-argument-setup mpi-bad-argument-run PROPERTIES
   ENVIRONMENT "${mpi_environment}" TIMEOUT 90 FIXTURES_REQUIRED mpi-job)
+
+# fusec::MpiExchange on its own: host fields, device fields through the host-staged path
+# (fusec/mpi_exchange_cuda.h against fusec/cuda_host), mismatched exchanges.
+add_executable(fusec-mpi-exchange-test mpi/exchange_test.cpp)
+target_include_directories(fusec-mpi-exchange-test BEFORE PRIVATE
+  ${PROJECT_SOURCE_DIR}/runtime/include/fusec/cuda_host)
+target_link_libraries(fusec-mpi-exchange-test PRIVATE fusec_runtime_mpi)
+foreach(ranks 1 2 3 4)
+  add_test(NAME mpi-exchange-ranks-${ranks}
+    COMMAND ${MPIEXEC_EXECUTABLE} --oversubscribe -np ${ranks}
+            $<TARGET_FILE:fusec-mpi-exchange-test> lam-r2b3)
+  set_tests_properties(mpi-exchange-ranks-${ranks} PROPERTIES
+    ENVIRONMENT "${mpi_environment}" TIMEOUT 60 FAIL_REGULAR_EXPRESSION "FAILED")
+endforeach()
