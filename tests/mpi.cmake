@@ -22,8 +22,10 @@ if(NOT FUSEC_MPI)
 endif()
 
 set(mpi_stn ${PROJECT_SOURCE_DIR}/stencils/diffusion.stn)
+# OpenMPI refuses root without the first two; the suppressions matter under the sanitizers only.
 set(mpi_environment OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
-    OMPI_MCA_rmaps_base_oversubscribe=1)
+    OMPI_MCA_rmaps_base_oversubscribe=1
+    LSAN_OPTIONS=suppressions=${CMAKE_CURRENT_SOURCE_DIR}/mpi/lsan-openmpi.supp)
 set(mpi_common ${mpi_stn} --programs diffusion_step --pipelines none,fuse-all --nlev 6
     --steps 3 --repeat 2 --warmup 0)
 
