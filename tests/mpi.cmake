@@ -7,6 +7,8 @@
 #   mpi-lam-ranks-N      the same on lam-r2b4, realistic inputs
 #   mpi-bad-argument-setup  rank 1 of 2 gets an unknown --set: both ranks print rank 1's
 #                        message and exit with status 1 (checked collectively before the run)
+#   mpi-all-programs-*  all 32 programs of diffusion.stn, one step, R2B3 on 2 ranks and
+#                        lam-r2b4 on 4 ranks
 #   mpi-cuda-host-ranks-2 diffusion_step as emitted CUDA run on the host (cuda-host), 2 ranks:
 #                        device fields exchanged through the host-staged path
 #   mpi-exchange-ranks-N fusec::MpiExchange alone (tests/mpi/exchange_test.cpp), N = 1..4
@@ -40,6 +42,17 @@ foreach(ranks 1 2 4)
       ENVIRONMENT "${mpi_environment}" TIMEOUT 300 FAIL_REGULAR_EXPRESSION "\\| NO \\|")
   endforeach()
 endforeach()
+
+# Every program of diffusion.stn (those without an exchange compute their owned points from
+# local neighbours only), one step, under none and fuse-all.
+add_test(NAME mpi-all-programs-global-ranks-2
+  COMMAND fusec-bench run ${mpi_stn} --programs all --pipelines none,fuse-all --nlev 6
+          --repeat 0 --grid r2b3 --inputs random --ranks 2)
+add_test(NAME mpi-all-programs-lam-ranks-4
+  COMMAND fusec-bench run ${mpi_stn} --programs all --pipelines none,fuse-all --nlev 6
+          --repeat 0 --grid lam-r2b4 --inputs realistic --ranks 4)
+set_tests_properties(mpi-all-programs-global-ranks-2 mpi-all-programs-lam-ranks-4 PROPERTIES
+  ENVIRONMENT "${mpi_environment}" TIMEOUT 600 FAIL_REGULAR_EXPRESSION "\\| NO \\|")
 
 # The CUDA code path on the host (--backend cuda-host): device copies of the fields, exchanged
 # through the host-staged path with the library's copy functions.
