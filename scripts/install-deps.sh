@@ -8,6 +8,7 @@ debian_packages=(
   cmake ninja-build g++ gfortran python3-pip
   llvm-19-dev llvm-19-tools libmlir-19-dev mlir-19-tools clang-19 libclang-19-dev
   catch2 libyaml-cpp-dev libnetcdf-dev
+  libopenmpi-dev openmpi-bin
   "$@"
 )
 

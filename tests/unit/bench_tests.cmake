@@ -6,6 +6,7 @@ add_executable(fusec-bench-tests
   ${CMAKE_CURRENT_LIST_DIR}/test_bench_config.cpp
   ${CMAKE_CURRENT_LIST_DIR}/test_bench_inputs.cpp
   ${CMAKE_CURRENT_LIST_DIR}/test_bench_outputs.cpp
+  ${CMAKE_CURRENT_LIST_DIR}/test_bench_ranks.cpp
   ${CMAKE_CURRENT_LIST_DIR}/test_bench_generator.cpp
   ${CMAKE_CURRENT_LIST_DIR}/test_bench_verification.cpp
 )

@@ -7,6 +7,7 @@ add_executable(fusec-runtime-tests
   ${CMAKE_CURRENT_LIST_DIR}/test_grid_netcdf.cpp
   ${CMAKE_CURRENT_LIST_DIR}/test_coefficients.cpp
   ${CMAKE_CURRENT_LIST_DIR}/test_decomposition.cpp
+  ${CMAKE_CURRENT_LIST_DIR}/test_halo_exchange.cpp
   ${CMAKE_CURRENT_LIST_DIR}/test_npy.cpp
   ${CMAKE_CURRENT_LIST_DIR}/test_blocked_layout.cpp
 )

@@ -1,6 +1,7 @@
 //===- Bench.cpp - fusec-bench run: compile, run, verify, time ------------===//
 
 #include "Bench.h"
+#include "Ranks.h"
 
 #include "Autotune.h"
 #include "MemoryLimit.h"
@@ -215,8 +216,14 @@ int runBench(const BenchOptions &options, llvm::raw_ostream &out, llvm::raw_ostr
     errs << "fusec-bench: error: the pipeline 'config' needs --config FILE\n";
     return 1;
   }
-  if (options.autotune)
+  if (options.autotune && options.ranks == 0)
     return runAutotune(options, out, errs);
+  if (options.rankDirectory && options.ranks == 0) {
+    errs << "fusec-bench: error: --rank-dir goes with --ranks\n";
+    return 1;
+  }
+  if (options.ranks != 0)
+    return runRanks(options, out, errs);
   return Comparison(options, out, errs).run();
 }
 

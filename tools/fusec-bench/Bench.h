@@ -77,9 +77,16 @@ struct BenchOptions {
   /// Compiled C++ programs run in ICON's blocked layout with this many points
   /// per block (--layout blocked:N); 0: the flat layout.
   int64_t nproma = 0;
-  /// Runs per verification (and per reference): each from the outputs of the
-  /// one before, as time steps (--steps).
+  /// Calls in a row, each from the outputs of the one before, as time steps
+  /// (--steps): per verification and reference, and per --ranks comparison.
   unsigned steps = 1;
+  /// --ranks N (0: a one-rank run as usual): decomposed over N MPI ranks (Ranks.h).
+  int32_t ranks = 0;
+  /// --rank-dir: where the jobs and results of --ranks are kept (default: a temporary one).
+  std::optional<std::string> rankDirectory;
+  /// fusec-bench-ranks (next to fusec-bench; empty when built without MPI) and mpirun.
+  std::string rankDriver;
+  std::string mpiexec;
 };
 
 /// The `targets:` section of a pipeline configuration that applies to code built

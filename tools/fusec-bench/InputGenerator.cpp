@@ -157,7 +157,7 @@ Result<const DiffusionCoefficients *> InputGenerator::coefficients() {
 
 ScalarEnvironment InputGenerator::environment() {
   ScalarEnvironment environment;
-  environment.grid = &grid;
+  environment.grid = scalarGrid ? scalarGrid : &grid;
   environment.nlev = nlev;
   environment.endIndexOfDampingLayer = [this]() -> Result<int32_t> {
     Result<const DiffusionCoefficients *> computed = coefficients();
@@ -203,7 +203,9 @@ Result<ScalarArgument> InputGenerator::scalar(const ProgramSignature &program,
   } else if (parameter.name == "h_start" || parameter.name == "v_start") {
     value = ScalarValue::ofNumber(0);
   } else if (parameter.name == "h_end" && program.outputLocation) {
-    value = ScalarValue::ofNumber(grid.num_points(*program.outputLocation));
+    value = ScalarValue::ofNumber(scalarGrid
+                                      ? scalarGrid->end(*program.outputLocation, Zone::Local)
+                                      : grid.num_points(*program.outputLocation));
   } else if (parameter.name == "v_end") {
     value = ScalarValue::ofNumber(nlev);
   } else if (parameter.scalarType == ScalarArgument::Type::Bool) {

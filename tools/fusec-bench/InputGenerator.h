@@ -62,13 +62,22 @@ public:
 
   Result<GeneratedArguments> generate(const ProgramSignature &program);
 
+  /// Scalars (zone bounds in expressions, the default h_end) from `local`'s
+  /// zones instead of the grid's, while fields and coefficients stay on the
+  /// grid: a rank's arguments of a decomposed run (fusec-bench-ranks), whose
+  /// fields are the global ones at its points. The default h_end becomes
+  /// end(LOCAL), the owned points. Null restores the grid's.
+  void setScalarGrid(const Grid *local) { scalarGrid = local; }
+
+  /// The value of one scalar parameter (as `generate` computes it).
+  Result<ScalarArgument> scalar(const ProgramSignature &program, const Parameter &parameter);
+
   /// The names `coefficient(...)` accepts.
   static std::vector<std::string> coefficientNames();
 
 private:
   /// The program's entry in the file, if it has one.
   const ParameterInputs *programInputs(const ProgramSignature &program) const;
-  Result<ScalarArgument> scalar(const ProgramSignature &program, const Parameter &parameter);
   Status fillField(const ProgramSignature &program, const Parameter &parameter, HostField &field);
   Status generateField(const FieldGenerator &generator, const Parameter &parameter,
                        HostField &field);
@@ -77,6 +86,7 @@ private:
   ScalarEnvironment environment();
 
   const Grid &grid;
+  const Grid *scalarGrid = nullptr;
   int32_t nlev;
   InputSource source;
   const InputsFile &file;

@@ -23,6 +23,7 @@
 #include "llvm/Support/InitLLVM.h"
 #include "llvm/Support/Path.h"
 #include "llvm/Support/Process.h"
+#include "llvm/Support/Program.h"
 
 using namespace llvm;
 
@@ -82,7 +83,8 @@ cl::opt<std::string> layout("layout",
                             cl::cat(category));
 cl::opt<unsigned> steps("steps",
                         cl::desc("Runs per verification and reference, each from the outputs "
-                                 "of the one before (time steps; default 1)"),
+                                 "of the one before (time steps; default 1); with --ranks, "
+                                 "the calls compared with the one-rank run"),
                         cl::value_desc("N"), cl::init(1), cl::sub(runCommand), cl::cat(category));
 cl::opt<std::string> inputs("inputs",
                             cl::desc("random (ICON4Py-style, seeded), realistic (computed "
@@ -165,6 +167,17 @@ cl::opt<double> minimumGain("min-gain",
                             cl::value_desc("fraction"), cl::init(0.05), cl::sub(runCommand),
                             cl::cat(category));
 
+cl::opt<int> ranks(
+    "ranks",
+    cl::desc("Run each variant decomposed over N MPI ranks (mpirun --oversubscribe -np N "
+             "fusec-bench-ranks) and compare the owned points with the one-rank run bit for "
+             "bit; report the step time split into compute and exchange"),
+    cl::value_desc("N"), cl::sub(runCommand), cl::cat(category));
+cl::opt<std::string> rankDir("rank-dir",
+                             cl::desc("With --ranks: keep the jobs and results here (default: a "
+                                      "temporary directory)"),
+                             cl::value_desc("dir"), cl::sub(runCommand), cl::cat(category));
+
 cl::opt<std::string> packDirectory(cl::Positional, cl::Required, cl::desc("<bundle directory>"),
                                    cl::sub(packCommand), cl::cat(packCategory));
 cl::opt<std::string> packInput(cl::Positional, cl::Required, cl::desc("<input .stn file>"),
@@ -183,6 +196,31 @@ cl::opt<int> largeNlev("large-nlev", cl::desc("Levels of the large grids (defaul
 /// pack every diffusion program's inputs and outputs well under 64 MiB.
 constexpr const char *kPackGrid = "lam-r2b3";
 constexpr int kPackLevels = 10;
+
+/// fusec-bench-ranks next to this executable, when fusec-bench was built with MPI.
+std::string rankDriverPath(const char *argv0) {
+#ifdef FUSEC_MPIEXEC
+  static int anchor;
+  SmallString<256> path(sys::fs::getMainExecutable(argv0, &anchor));
+  sys::path::remove_filename(path);
+  sys::path::append(path, "fusec-bench-ranks");
+  return std::string(path);
+#else
+  (void)argv0;
+  return "";
+#endif
+}
+
+/// mpirun as configured (FindMPI's MPIEXEC_EXECUTABLE), else on the PATH.
+std::string mpiexecPath() {
+#ifdef FUSEC_MPIEXEC
+  if (sys::fs::can_execute(FUSEC_MPIEXEC))
+    return FUSEC_MPIEXEC;
+#endif
+  if (ErrorOr<std::string> found = sys::findProgramByName("mpirun"))
+    return *found;
+  return "";
+}
 
 /// $FUSEC_BENCH_CACHE, else <directory of the executable>/../bench-cache.
 std::string defaultCacheDirectory(const char *argv0) {
@@ -302,6 +340,17 @@ int main(int argc, char **argv) {
     }
     options.nproma = nproma;
   }
+  if (ranks.getNumOccurrences()) {
+    options.ranks = ranks;
+    if (ranks < 1) {
+      errs() << "fusec-bench: error: --ranks must be at least 1\n";
+      return 1;
+    }
+  }
+  if (rankDir.getNumOccurrences())
+    options.rankDirectory = rankDir;
+  options.rankDriver = rankDriverPath(argv[0]);
+  options.mpiexec = mpiexecPath();
   if (!autotune && (writeConfig.getNumOccurrences() || minimumGain.getNumOccurrences())) {
     errs() << "fusec-bench: error: --write-config and --min-gain go with --autotune\n";
     return 1;
