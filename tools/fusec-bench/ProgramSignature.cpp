@@ -28,7 +28,7 @@ static const char *dtypeName(DType dtype) {
   return "?";
 }
 
-static const char *scalarTypeName(ScalarArgument::Type type) {
+const char *scalarTypeName(ScalarArgument::Type type) {
   switch (type) {
   case ScalarArgument::Type::F64:
     return "f64";

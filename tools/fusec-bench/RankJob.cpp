@@ -37,22 +37,6 @@ const char *dtypeName(DType dtype) {
   return "?";
 }
 
-const char *scalarName(ScalarArgument::Type type) {
-  switch (type) {
-  case ScalarArgument::Type::F64:
-    return "f64";
-  case ScalarArgument::Type::F32:
-    return "f32";
-  case ScalarArgument::Type::I32:
-    return "i32";
-  case ScalarArgument::Type::I64:
-    return "i64";
-  case ScalarArgument::Type::Bool:
-    return "bool";
-  }
-  return "?";
-}
-
 template <typename T, size_t N>
 std::optional<T> lookup(const std::string &word, const char *const (&names)[N],
                         const T (&values)[N]) {
@@ -140,7 +124,7 @@ std::string writeRankJob(const RankJob &job) {
             << (parameter.location ? int(*parameter.location) : -1) << " " << parameter.neighbors
             << " " << verticalName(parameter.vertical) << " " << dtypeName(parameter.dtype);
       else
-        out << " scalar " << scalarName(parameter.scalarType);
+        out << " scalar " << scalarTypeName(parameter.scalarType);
       out << "\n";
     }
   }
