@@ -28,7 +28,7 @@ static const char *dtypeName(DType dtype) {
   return "?";
 }
 
-const char *scalarTypeName(ScalarArgument::Type type) {
+static const char *scalarTypeName(ScalarArgument::Type type) {
   switch (type) {
   case ScalarArgument::Type::F64:
     return "f64";

@@ -26,9 +26,6 @@ class Operation;
 
 namespace fusec::bench {
 
-/// A scalar type as the .stn source spells it: f64, f32, i32, i64, bool.
-const char *scalarTypeName(ScalarArgument::Type type);
-
 struct Parameter {
   enum class Intent { In, Out, InOut };
   enum class Vertical { None, Full, Half };

@@ -11,38 +11,37 @@ namespace fusec::bench {
 
 namespace {
 
-const char *intentName(Parameter::Intent intent) {
-  return intent == Parameter::Intent::In    ? "in"
-         : intent == Parameter::Intent::Out ? "out"
-                                            : "inout";
-}
+/// The words of the job file for each enumeration: one table for writing and reading.
+template <typename T> struct Word {
+  const char *name;
+  T value;
+};
 
-const char *verticalName(Parameter::Vertical vertical) {
-  return vertical == Parameter::Vertical::None   ? "none"
-         : vertical == Parameter::Vertical::Full ? "full"
-                                                 : "half";
-}
+constexpr Word<Parameter::Intent> kIntents[] = {{"in", Parameter::Intent::In},
+                                                {"out", Parameter::Intent::Out},
+                                                {"inout", Parameter::Intent::InOut}};
+constexpr Word<Parameter::Vertical> kVerticals[] = {{"none", Parameter::Vertical::None},
+                                                    {"full", Parameter::Vertical::Full},
+                                                    {"half", Parameter::Vertical::Half}};
+constexpr Word<DType> kDTypes[] = {
+    {"f64", DType::Float64}, {"f32", DType::Float32}, {"i32", DType::Int32}, {"bool", DType::Bool}};
+constexpr Word<ScalarArgument::Type> kScalarTypes[] = {
+    {"f64", ScalarArgument::Type::F64}, {"f32", ScalarArgument::Type::F32},
+    {"i32", ScalarArgument::Type::I32}, {"i64", ScalarArgument::Type::I64},
+    {"bool", ScalarArgument::Type::Bool}};
 
-const char *dtypeName(DType dtype) {
-  switch (dtype) {
-  case DType::Float64:
-    return "f64";
-  case DType::Float32:
-    return "f32";
-  case DType::Int32:
-    return "i32";
-  case DType::Bool:
-    return "bool";
-  }
+template <typename T, size_t N> const char *nameOf(T value, const Word<T> (&words)[N]) {
+  for (const Word<T> &word : words)
+    if (word.value == value)
+      return word.name;
   return "?";
 }
 
 template <typename T, size_t N>
-std::optional<T> lookup(const std::string &word, const char *const (&names)[N],
-                        const T (&values)[N]) {
-  for (size_t i = 0; i < N; ++i)
-    if (word == names[i])
-      return values[i];
+std::optional<T> lookup(const std::string &text, const Word<T> (&words)[N]) {
+  for (const Word<T> &word : words)
+    if (text == word.name)
+      return word.value;
   return std::nullopt;
 }
 
@@ -120,11 +119,12 @@ std::string writeRankJob(const RankJob &job) {
     for (const Parameter &parameter : program.parameters) {
       out << "param " << parameter.name;
       if (parameter.isField)
-        out << " field " << intentName(parameter.intent) << " "
+        out << " field " << nameOf(parameter.intent, kIntents) << " "
             << (parameter.location ? int(*parameter.location) : -1) << " " << parameter.neighbors
-            << " " << verticalName(parameter.vertical) << " " << dtypeName(parameter.dtype);
+            << " " << nameOf(parameter.vertical, kVerticals) << " "
+            << nameOf(parameter.dtype, kDTypes);
       else
-        out << " scalar " << scalarTypeName(parameter.scalarType);
+        out << " scalar " << nameOf(parameter.scalarType, kScalarTypes);
       out << "\n";
     }
   }
@@ -201,31 +201,18 @@ Result<RankJob> parseRankJob(const std::string &text) {
       Parameter parameter;
       if (w.size() == 4 && w[2] == "scalar") {
         parameter.name = w[1];
-        static const char *const names[] = {"f64", "f32", "i32", "i64", "bool"};
-        static const ScalarArgument::Type types[] = {
-            ScalarArgument::Type::F64, ScalarArgument::Type::F32, ScalarArgument::Type::I32,
-            ScalarArgument::Type::I64, ScalarArgument::Type::Bool};
-        std::optional<ScalarArgument::Type> type = lookup(w[3], names, types);
+        std::optional<ScalarArgument::Type> type = lookup(w[3], kScalarTypes);
         if (!type)
           return bad("unknown scalar type");
         parameter.scalarType = *type;
       } else if (w.size() == 8 && w[2] == "field") {
         parameter.name = w[1];
         parameter.isField = true;
-        static const char *const intents[] = {"in", "out", "inout"};
-        static const Parameter::Intent intentValues[] = {
-            Parameter::Intent::In, Parameter::Intent::Out, Parameter::Intent::InOut};
-        static const char *const verticals[] = {"none", "full", "half"};
-        static const Parameter::Vertical verticalValues[] = {
-            Parameter::Vertical::None, Parameter::Vertical::Full, Parameter::Vertical::Half};
-        static const char *const dtypes[] = {"f64", "f32", "i32", "bool"};
-        static const DType dtypeValues[] = {DType::Float64, DType::Float32, DType::Int32,
-                                            DType::Bool};
-        std::optional<Parameter::Intent> intent = lookup(w[3], intents, intentValues);
+        std::optional<Parameter::Intent> intent = lookup(w[3], kIntents);
         std::optional<int64_t> location = integer(w[4]);
         std::optional<int64_t> neighbors = integer(w[5]);
-        std::optional<Parameter::Vertical> vertical = lookup(w[6], verticals, verticalValues);
-        std::optional<DType> dtype = lookup(w[7], dtypes, dtypeValues);
+        std::optional<Parameter::Vertical> vertical = lookup(w[6], kVerticals);
+        std::optional<DType> dtype = lookup(w[7], kDTypes);
         if (!intent || !location || *location < -1 || *location >= kNumLocations ||
             !neighbors || *neighbors < 0 || !vertical || !dtype)
           return bad("malformed field parameter");
