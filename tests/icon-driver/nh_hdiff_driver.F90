@@ -159,23 +159,7 @@ program icon_driver
     if (verify) then
       call verified_step()
     else
-      status = diffusion_step_run(diffusion%handle, &
-          vn, w, theta_v, exner, div_ic, hdef_ic, dwdx, dwdy, &
-          e_bln_c_s, rbf_coeff_1, rbf_coeff_2, geofac_div, geofac_n2s, geofac_n2s_c, &
-          geofac_n2s_nbh, geofac_grg_x, geofac_grg_y, nudgecoeff_e, &
-          theta_ref_mc, wgtfac_c, zd_intcoef, zd_vertoffset, zd_diffcoef, &
-          tangent_orientation, inv_primal_edge_length, inv_vert_vert_length, &
-          inv_dual_edge_length, area_edge, primal_normal_vert_x, primal_normal_vert_y, &
-          dual_normal_vert_x, dual_normal_vert_y, area, &
-          diff_multfac_vn, smag_limit, enh_smag_fac, diff_multfac_n2w, &
-          dtime, initial_run, smag_offset, k4, hdiff_efdt_ratio, nudgezone_diff, &
-          fac_bdydiff_v, diff_multfac_w, thresh_tdiff, smallest_vpfloat, rd_o_cvd, &
-          limited_area, apply_to_temperature, apply_zdiffusion_t, shear_type, loutshs, a_hshr, &
-          iforcing, nrdmax, start_lb2_v, end_local_v, start_lb5_e, start_nudging_e, &
-          start_nudging2_e, end_local_e, end_halo_e, end_halo2_e, start_nudging_c, start_w_c, &
-          start_interior_c, end_local_c, end_halo_c, num_cells)
-      if (status /= 0) call fail('diffusion_step_run: ' // &
-                                 c_string(diffusion_step_error_message(status)))
+      call step()
     end if
   end do
 
@@ -351,17 +335,8 @@ contains
     call read_scalar('num_cells', c_loc(num_cells), I32)
   end subroutine read_state
 
-  ! ICON's verification mode: ICON's own Fortran diffusion computes the step (here fusec's run
-  ! stands in for it), then fusec reruns it from the state taken before and compares.
-  subroutine verified_step()
-    vn_before = vn
-    w_before = w
-    theta_v_before = theta_v
-    exner_before = exner
-    div_ic_before = div_ic
-    hdef_ic_before = hdef_ic
-    dwdx_before = dwdx
-    dwdy_before = dwdy
+  ! One call of diffusion_step on the model state, as nh_hdiff makes it.
+  subroutine step()
     status = diffusion_step_run(diffusion%handle, &
         vn, w, theta_v, exner, div_ic, hdef_ic, dwdx, dwdy, &
         e_bln_c_s, rbf_coeff_1, rbf_coeff_2, geofac_div, geofac_n2s, geofac_n2s_c, &
@@ -379,6 +354,20 @@ contains
         start_interior_c, end_local_c, end_halo_c, num_cells)
     if (status /= 0) call fail('diffusion_step_run: ' // &
                                c_string(diffusion_step_error_message(status)))
+  end subroutine step
+
+  ! ICON's verification mode: ICON's own Fortran diffusion computes the step (here fusec's run
+  ! stands in for it), then fusec reruns it from the state taken before and compares.
+  subroutine verified_step()
+    vn_before = vn
+    w_before = w
+    theta_v_before = theta_v
+    exner_before = exner
+    div_ic_before = div_ic
+    hdef_ic_before = hdef_ic
+    dwdx_before = dwdx
+    dwdy_before = dwdy
+    call step()
     status = diffusion_step_run_and_verify(diffusion%handle, &
         vn, w, theta_v, exner, div_ic, hdef_ic, dwdx, dwdy, &
         e_bln_c_s, rbf_coeff_1, rbf_coeff_2, geofac_div, geofac_n2s, geofac_n2s_c, &
