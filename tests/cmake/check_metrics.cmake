@@ -1,12 +1,14 @@
-# cmake -DMETRICS=<file> -P check_metrics.cmake: the timers' JSON has GT4Py's layout, a program
-# entry with one sample per timed run, and an entry per kernel.
+# cmake -DMETRICS=<file> -DPROGRAM=<name> -DRUNS=<n> -P check_metrics.cmake: the timers' JSON
+# has GT4Py's layout, an entry for PROGRAM with one sample per timed run (RUNS), and an entry per
+# kernel, named after its program, with at least one sample. The C consumer (tests/cmake) and
+# the ICON-shaped driver (tests/icon-driver) check their timers with it.
 file(READ "${METRICS}" json)
-string(JSON runs LENGTH "${json}" calculate_nabla2_of_theta metrics compute)
-string(JSON name GET "${json}" calculate_nabla2_of_theta metadata name)
-string(JSON backend GET "${json}" calculate_nabla2_of_theta metadata backend)
-if(NOT runs EQUAL 3 OR NOT name STREQUAL "calculate_nabla2_of_theta"
-   OR NOT backend STREQUAL "fusec-cpp")
-  message(FATAL_ERROR "program entry: ${runs} samples, name '${name}', backend '${backend}'")
+string(JSON runs LENGTH "${json}" ${PROGRAM} metrics compute)
+string(JSON name GET "${json}" ${PROGRAM} metadata name)
+string(JSON backend GET "${json}" ${PROGRAM} metadata backend)
+if(NOT runs EQUAL RUNS OR NOT name STREQUAL PROGRAM OR NOT backend STREQUAL "fusec-cpp")
+  message(FATAL_ERROR "program entry: ${runs} samples (expected ${RUNS}), name '${name}', "
+                      "backend '${backend}'")
 endif()
 string(JSON count LENGTH "${json}")
 set(kernels 0)
@@ -26,4 +28,4 @@ endforeach()
 if(kernels EQUAL 0)
   message(FATAL_ERROR "no kernel entries in ${METRICS}")
 endif()
-message(STATUS "${METRICS}: ${count} entries, ${kernels} kernels")
+message(STATUS "${METRICS}: ${count} entries, ${runs} runs of ${PROGRAM}, ${kernels} kernels")
