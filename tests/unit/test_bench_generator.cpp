@@ -1,6 +1,7 @@
 // fusec-bench: the arguments generated for a program call.
 #include "InputGenerator.h"
 #include "InputsFileReader.h"
+#include "bench_parameters.h"
 
 #include "fusec/coefficients.h"
 #include "fusec/grid_generator.h"
@@ -12,33 +13,13 @@
 
 using namespace fusec;
 using namespace fusec::bench;
+using namespace fusec::bench::testing;
 
 namespace {
 
 const Grid &globalGrid() {
   static Grid grid = std::move(*make_grid("r2b1"));
   return grid;
-}
-
-Parameter field(const std::string &name, std::optional<Location> location, int32_t neighbors,
-                Parameter::Vertical vertical, DType dtype = DType::Float64,
-                Parameter::Intent intent = Parameter::Intent::In) {
-  Parameter parameter;
-  parameter.name = name;
-  parameter.isField = true;
-  parameter.intent = intent;
-  parameter.location = location;
-  parameter.neighbors = neighbors;
-  parameter.vertical = vertical;
-  parameter.dtype = dtype;
-  return parameter;
-}
-
-Parameter scalar(const std::string &name, ScalarArgument::Type type) {
-  Parameter parameter;
-  parameter.name = name;
-  parameter.scalarType = type;
-  return parameter;
 }
 
 ProgramSignature program(const std::string &name, std::vector<Parameter> parameters) {

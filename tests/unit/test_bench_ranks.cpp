@@ -2,6 +2,7 @@
 // exchange (RankJob.h), and the local scalars of a rank (InputGenerator::setScalarGrid).
 #include "InputGenerator.h"
 #include "RankJob.h"
+#include "bench_parameters.h"
 
 #include "fusec/decomposition.h"
 #include "fusec/grid_generator.h"
@@ -10,30 +11,7 @@
 
 using namespace fusec;
 using namespace fusec::bench;
-
-namespace {
-
-Parameter field(const char *name, Parameter::Intent intent, std::optional<Location> location,
-                int32_t neighbors, Parameter::Vertical vertical, DType dtype) {
-  Parameter parameter;
-  parameter.name = name;
-  parameter.isField = true;
-  parameter.intent = intent;
-  parameter.location = location;
-  parameter.neighbors = neighbors;
-  parameter.vertical = vertical;
-  parameter.dtype = dtype;
-  return parameter;
-}
-
-Parameter scalar(const char *name, ScalarArgument::Type type) {
-  Parameter parameter;
-  parameter.name = name;
-  parameter.scalarType = type;
-  return parameter;
-}
-
-} // namespace
+using namespace fusec::bench::testing;
 
 TEST_CASE("rank jobs survive writing and reading", "[ranks]") {
   RankJob job;
@@ -51,14 +29,10 @@ TEST_CASE("rank jobs survive writing and reading", "[ranks]") {
   program.name = "p";
   program.outputLocation = Location::Edge;
   program.parameters = {
-      field("vn", Parameter::Intent::InOut, Location::Edge, 0, Parameter::Vertical::Full,
-            DType::Float64),
-      field("mask", Parameter::Intent::In, Location::Cell, 3, Parameter::Vertical::Half,
-            DType::Bool),
-      field("k_only", Parameter::Intent::Out, std::nullopt, 0, Parameter::Vertical::Full,
-            DType::Float32),
-      field("offsets", Parameter::Intent::In, Location::Vertex, 6, Parameter::Vertical::None,
-            DType::Int32),
+      field("vn", Location::Edge, 0, Parameter::Vertical::Full, DType::Float64, Parameter::Intent::InOut),
+      field("mask", Location::Cell, 3, Parameter::Vertical::Half, DType::Bool, Parameter::Intent::In),
+      field("k_only", std::nullopt, 0, Parameter::Vertical::Full, DType::Float32, Parameter::Intent::Out),
+      field("offsets", Location::Vertex, 6, Parameter::Vertical::None, DType::Int32, Parameter::Intent::In),
       scalar("dtime", ScalarArgument::Type::F64), scalar("flag", ScalarArgument::Type::Bool),
       scalar("end_local_e", ScalarArgument::Type::I32),
       scalar("big", ScalarArgument::Type::I64), scalar("half", ScalarArgument::Type::F32)};
@@ -154,8 +128,7 @@ TEST_CASE("a rank's scalars come from its local zones, its fields from the globa
   program.outputLocation = Location::Edge;
   program.parameters = {scalar("h_end", ScalarArgument::Type::I32),
                         scalar("h_start", ScalarArgument::Type::I32),
-                        field("f", Parameter::Intent::In, Location::Edge, 0,
-                              Parameter::Vertical::Full, DType::Float64)};
+                        field("f", Location::Edge, 0, Parameter::Vertical::Full, DType::Float64, Parameter::Intent::In)};
   InputSource source;
   source.seed = 3;
   InputGenerator generator(global, 4, source, file);
