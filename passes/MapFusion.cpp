@@ -125,7 +125,9 @@ private:
     // temporary through DRAM, and the consumers' loads or gathers of it. A
     // single read at the centre is always fused: nothing is evaluated twice.
     int64_t work = estimateWork(producer, weights, /*atNeighbour=*/false);
-    int64_t workThere = estimateWork(producer, weights, /*atNeighbour=*/true);
+    int64_t workThere = sites.neighbourEvaluations > 0
+                            ? estimateWork(producer, weights, /*atNeighbour=*/true)
+                            : 0;
     int64_t reads = sites.centreEvaluations + sites.neighbourEvaluations;
     bool throughNeighbours = sites.neighbourEvaluations > 0;
     bool producerStays = sites.stored || !sites.allInlinable;
