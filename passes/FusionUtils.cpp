@@ -7,6 +7,7 @@
 
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/IR/IRMapping.h"
+#include "mlir/Interfaces/SideEffectInterfaces.h"
 
 using namespace mlir;
 using namespace fusec::stn;
@@ -46,6 +47,25 @@ Value inlineProducer(OpBuilder &builder, ApplyOp producer, unsigned resultIndex,
   Value valid = builder.create<ValidOp>(loc, point);
   Value zero = builder.create<arith::ConstantOp>(loc, builder.getZeroAttr(value.getType()));
   return builder.create<arith::SelectOp>(loc, valid, value, zero);
+}
+
+bool isUniformIn(Value value, Operation *root, llvm::DenseMap<Value, bool> &known) {
+  if (auto found = known.find(value); found != known.end())
+    return found->second;
+  Operation *definition = value.getDefiningOp();
+  bool uniform;
+  if (!definition)
+    uniform = !root->isAncestor(value.getParentBlock()->getParentOp());
+  else if (!root->isProperAncestor(definition))
+    uniform = true;
+  else
+    uniform = (isa<NumLevelsOp>(definition) || !isa<StnDialect>(definition->getDialect())) &&
+              definition->getNumRegions() == 0 && isMemoryEffectFree(definition) &&
+              llvm::all_of(definition->getOperands(), [&](Value operand) {
+                return isUniformIn(operand, root, known);
+              });
+  known[value] = uniform;
+  return uniform;
 }
 
 int64_t multiplicity(Operation *op, Operation *root) {

@@ -5,6 +5,8 @@
 
 #include "ir/StnOps.h"
 
+#include "llvm/ADT/DenseMap.h"
+
 #include "mlir/IR/Builders.h"
 
 namespace fusec {
@@ -18,6 +20,14 @@ std::string describeApply(stn::ApplyOp apply);
 /// value is 0 there, as a read of the materialised temporary would give.
 mlir::Value inlineProducer(mlir::OpBuilder &builder, stn::ApplyOp producer,
                            unsigned resultIndex, mlir::Value point, int64_t levelOffset);
+
+/// Whether `value` is the same at every point and level of `root` (an
+/// application or a kernel): defined outside it, or computed inside it by
+/// effect-free operations without regions from such values (stn operations
+/// read the point or level, so none of them is uniform but `stn.nlev`).
+/// `known` memoises the answers.
+bool isUniformIn(mlir::Value value, mlir::Operation *root,
+                 llvm::DenseMap<mlir::Value, bool> &known);
 
 /// How often `op` runs per point of `root` (an application or a kernel): the
 /// product of the neighbour counts of the folds between them.

@@ -1,5 +1,6 @@
 //===- UniformIf.cpp - branch instead of select on uniform conditions -----===//
 
+#include "passes/FusionUtils.h"
 #include "passes/Passes.h"
 #include "passes/Remarks.h"
 
@@ -19,28 +20,6 @@ using namespace fusec;
 using namespace fusec::stn;
 
 namespace {
-
-/// Whether `value` is the same at every point and level of `apply`: defined
-/// outside it, or computed in its body from such values by arithmetic (not by
-/// stn operations, which read the point or level: stn.level has no operands).
-bool isUniform(Value value, ApplyOp apply, llvm::DenseMap<Value, bool> &known) {
-  if (auto found = known.find(value); found != known.end())
-    return found->second;
-  Operation *definition = value.getDefiningOp();
-  bool uniform;
-  if (!definition)
-    uniform = !apply->isAncestor(value.getParentBlock()->getParentOp());
-  else if (!apply->isProperAncestor(definition))
-    uniform = true;
-  else
-    uniform = (isa<NumLevelsOp>(definition) ||
-               !isa<StnDialect>(definition->getDialect())) &&
-              definition->getNumRegions() == 0 && isMemoryEffectFree(definition) &&
-              llvm::all_of(definition->getOperands(),
-                           [&](Value operand) { return isUniform(operand, apply, known); });
-  known[value] = uniform;
-  return uniform;
-}
 
 /// Whether moving `op` into a branch keeps the program's meaning: it only
 /// reads (or has no effects at all, nested operations included).
@@ -109,7 +88,7 @@ struct UniformIfPass : public fusec::impl::UniformIfBase<UniformIfPass> {
       for (Operation &op : apply.getBody().front())
         if (auto select = dyn_cast<arith::SelectOp>(op))
           if (select.getCondition().getType().isInteger(1) &&
-              isUniform(select.getCondition(), apply, uniform))
+              isUniformIn(select.getCondition(), apply, uniform))
             selects.push_back(select);
       for (arith::SelectOp select : selects)
         branch(select, apply);

@@ -1,12 +1,12 @@
 //===- UnswitchKernels.cpp - one kernel per side of a uniform branch ------===//
 
+#include "passes/FusionUtils.h"
 #include "passes/Passes.h"
 #include "passes/Remarks.h"
 
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/IRMapping.h"
-#include "mlir/Interfaces/SideEffectInterfaces.h"
 
 namespace fusec {
 #define GEN_PASS_DEF_UNSWITCHKERNELS
@@ -19,28 +19,12 @@ using namespace fusec::stn;
 
 namespace {
 
-/// Whether `value` is the same at every point and level of `kernel`: defined
-/// outside it, or computed in its body, outside any nested region, by
-/// effect-free arithmetic from such values (stn operations read the point or
-/// level, so none of them is uniform but `stn.nlev`).
-bool isUniform(Value value, KernelOp kernel) {
-  Operation *definition = value.getDefiningOp();
-  if (!definition)
-    return !kernel->isAncestor(value.getParentBlock()->getParentOp());
-  if (!kernel->isProperAncestor(definition))
-    return true;
-  return definition->getBlock() == &kernel.getBody().front() &&
-         (isa<NumLevelsOp>(definition) || !isa<StnDialect>(definition->getDialect())) &&
-         definition->getNumRegions() == 0 && isMemoryEffectFree(definition) &&
-         llvm::all_of(definition->getOperands(),
-                      [&](Value operand) { return isUniform(operand, kernel); });
-}
-
 /// The first branch of `kernel` (in body order) on a uniform condition.
 scf::IfOp firstUniformBranch(KernelOp kernel) {
   scf::IfOp found;
+  llvm::DenseMap<Value, bool> uniform;
   kernel.getBody().walk<WalkOrder::PreOrder>([&](scf::IfOp branch) {
-    if (!isUniform(branch.getCondition(), kernel))
+    if (!isUniformIn(branch.getCondition(), kernel, uniform))
       return WalkResult::advance();
     found = branch;
     return WalkResult::interrupt();
