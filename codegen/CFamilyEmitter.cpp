@@ -18,11 +18,6 @@ using namespace fusec::stn;
 
 namespace fusec::codegen {
 
-SmallVector<Operation *> KernelPlan::bodyOps() {
-  return SmallVector<Operation *>(
-      llvm::make_pointer_range(op.getBody().front().without_terminator()));
-}
-
 std::string KernelPlan::kernelSignature(bool blocked) const {
   std::vector<std::string> declarations;
   for (const auto *list : {&launcherParameters, &stateParameters})
@@ -412,12 +407,18 @@ private:
     scope.names = names.functionScope();
     NameTable &local = scope.names;
     local.reserve("timed"); // the launcher's timer
-    if (Value point = kernel.getPoint()) {
-      plan.point = local.unique("h");
-      scope.values[point] = plan.point;
-    }
-    if (kernel.getKlb())
-      scope.level = local.unique("k");
+    // The work item's box; the target's loops around the body define it.
+    auto boxName = [&](BlockArgument argument, StringRef hint) {
+      if (!argument)
+        return std::string();
+      std::string name = local.unique(hint);
+      scope.values[argument] = name;
+      return name;
+    };
+    plan.hBegin = boxName(kernel.getPointsBegin(), "h_begin");
+    plan.hEnd = boxName(kernel.getPointsEnd(), "h_end");
+    plan.kBegin = boxName(kernel.getLevelsBegin(), "k_begin");
+    plan.kEnd = boxName(kernel.getLevelsEnd(), "k_end");
     auto addBound = [&](Value bound, StringRef hint) {
       std::string name = local.unique(hint);
       plan.launcherParameters.push_back({"int32_t", name, bound, ""});
@@ -707,6 +708,17 @@ private:
 
 LogicalResult emitCFamily(ModuleOp module, const CFamilyTarget &target, raw_ostream &os) {
   if (failed(verifyKernelForm(module)))
+    return failure();
+  // The schedule is the IR's: kernels arrive in the loop form of this target.
+  WalkResult scheduled = module.walk([&](KernelOp kernel) {
+    if (kernel.getLoopForm())
+      return WalkResult::advance();
+    kernel.emitError() << "kernel '" << kernel.getName()
+                       << "' is not in loop form: run stn-lower-to-loops for the "
+                       << target.backendName() << " target";
+    return WalkResult::interrupt();
+  });
+  if (scheduled.wasInterrupted())
     return failure();
   FailureOr<ModuleInterface> interface = describeModule(module);
   if (failed(interface))

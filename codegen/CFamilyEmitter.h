@@ -44,9 +44,9 @@ struct KernelPlan {
   size_t index = 0;     ///< position among the program's kernels (its timer)
   KernelUses uses;
   KernelScope scope;
-  /// Parameter names of the domain bounds (empty when absent) and the name of
-  /// the current point (empty for vertical-only kernels).
-  std::string hlb, hub, klb, kub, point;
+  /// Parameter names of the domain bounds, and the names of the work item's
+  /// box the kernel body reads (docs/dialect.md, loop form); empty when absent.
+  std::string hlb, hub, klb, kub, hBegin, hEnd, kBegin, kEnd;
   /// Consecutive levels per thread (CUDA) or per OpenMP work item (C++).
   int64_t kblock = 1;
   /// Horizontal points per CUDA block or per OpenMP work item: the kernel's
@@ -65,8 +65,6 @@ struct KernelPlan {
 
   bool hasLevels() const { return !klb.empty(); }
   bool hasPoints() const { return !hlb.empty(); }
-  /// The ops of the kernel body, without its terminator, in order.
-  llvm::SmallVector<mlir::Operation *> bodyOps();
   /// The points per block as C++ text: the `hblock` literal, or `defaultConstant`.
   std::string horizontalBlock(llvm::StringRef defaultConstant) const {
     return hblock > 0 ? std::to_string(hblock) : defaultConstant.str();
@@ -101,7 +99,7 @@ public:
   /// Type of the state's stream member, and its value from setup's `void *`.
   virtual llvm::StringRef streamType() const = 0;
   virtual std::string streamFromArgument(llvm::StringRef argument) const = 0;
-  /// The kernel function: the loops around the body of one point and level.
+  /// The kernel function: the work items around the body of one.
   virtual mlir::LogicalResult emitKernel(KernelPlan &plan, llvm::raw_ostream &os) const = 0;
   /// The launcher's last statements (after its domain checks): run the kernel
   /// on the non-empty domain and return a fusec_status.

@@ -1,14 +1,12 @@
 //===- CudaEmitter.cpp - kernel form to CUDA ------------------------------===//
 //
-// Thread mapping: the horizontal index on threadIdx.x/blockIdx.x (blocks of
-// kThreadsPerBlock consecutive points, so accesses coalesce; a kernel's
-// `hblock` attribute replaces kThreadsPerBlock), levels on
-// blockIdx.y with each thread computing `kblock` consecutive levels in a
-// loop; work that does not depend on the level (neighbour indices, 2-D
-// loads) is computed once per thread before that loop, and values the level
-// below already computed (`k - 1` reads, see LevelCarrying.h) are carried in
-// registers from one iteration to the next. Vertical-only kernels put the
-// levels on x.
+// Thread mapping: a work item (docs/dialect.md, loop form) per thread, one
+// horizontal point on threadIdx.x/blockIdx.x (blocks of kThreadsPerBlock
+// consecutive points, so accesses coalesce; a kernel's `hblock` attribute
+// replaces kThreadsPerBlock) and `kblock` consecutive levels on blockIdx.y.
+// Vertical-only kernels put one level per thread on x. What the thread does
+// with its work item (the level loop, hoisted work, carried values) is the
+// kernel's loop form, printed as it is.
 //
 //===----------------------------------------------------------------------===//
 
@@ -49,15 +47,26 @@ public:
     std::string threads = plan.horizontalBlock("kThreadsPerBlock");
     os << "static __global__ void __launch_bounds__(" << threads << ") " << plan.function << "("
        << plan.kernelSignature() << ") {\n";
-    codegen::KernelBodyEmitter body(plan.op, plan.scope, /*unrollReductions=*/true);
     std::string thread = "static_cast<int32_t>(blockIdx.x * " + threads + " + threadIdx.x)";
-    // The thread's index along x: the point, or the level of a vertical-only kernel.
-    const std::string &xIndex = plan.hasPoints() ? plan.point : plan.scope.level;
-    os << "const int32_t " << xIndex << " = " << (plan.hasPoints() ? plan.hlb : plan.klb) << " + "
-       << thread << ";\nif (" << xIndex << " >= " << (plan.hasPoints() ? plan.hub : plan.kub)
-       << ")\nreturn;\n";
-    if (failed(plan.hasPoints() && plan.hasLevels() ? emitLevelLoop(plan, body, os)
-                                                    : body.emit(plan.bodyOps(), os)))
+    // The thread's index along x: its point, or its level in a vertical-only kernel.
+    bool pointsOnX = plan.hasPoints();
+    const std::string &xBegin = pointsOnX ? plan.hBegin : plan.kBegin;
+    const std::string &xEnd = pointsOnX ? plan.hEnd : plan.kEnd;
+    os << "const int32_t " << xBegin << " = " << (pointsOnX ? plan.hlb : plan.klb) << " + "
+       << thread << ";\nif (" << xBegin << " >= " << (pointsOnX ? plan.hub : plan.kub)
+       << ")\nreturn;\nconst int32_t " << xEnd << " = " << xBegin << " + 1;\n";
+    if (pointsOnX && plan.hasLevels()) {
+      std::string tile = "static_cast<int32_t>(blockIdx.y)";
+      if (plan.kblock == 1)
+        os << "const int32_t " << plan.kBegin << " = " << plan.klb << " + " << tile
+           << ";\nconst int32_t " << plan.kEnd << " = " << plan.kBegin << " + 1;\n";
+      else
+        os << "const int32_t " << plan.kBegin << " = " << plan.klb << " + " << tile << " * "
+           << plan.kblock << ";\nconst int32_t " << plan.kEnd << " = min(" << plan.kBegin
+           << " + " << plan.kblock << ", " << plan.kub << ");\n";
+    }
+    codegen::KernelBodyEmitter body(plan.op, plan.scope, /*unrollReductions=*/true);
+    if (failed(body.emit(os)))
       return failure();
     os << "}\n";
     return success();
@@ -86,54 +95,6 @@ public:
     // the host (cuda-host), so the same .cu serves both.
     os << "FUSEC_LAUNCH(" << plan.function << ", dim3(" << grid << "), " << threads << ", 0, "
        << state << ".stream)(" << plan.kernelArguments() << ");\nreturn fusec::launch_status();\n";
-  }
-
-private:
-  /// This thread's `kblock` levels, after what does not depend on the level.
-  static LogicalResult emitLevelLoop(codegen::KernelPlan &plan, codegen::KernelBodyEmitter &body,
-                                     raw_ostream &os) {
-    SmallVector<Operation *> levelInvariant, perLevel;
-    codegen::KernelBodyEmitter::splitByLevel(plan.op, levelInvariant, perLevel);
-    if (failed(body.emit(levelInvariant, os)))
-      return failure();
-    const std::string &level = plan.scope.level;
-    std::string tile = "static_cast<int32_t>(blockIdx.y)";
-    if (plan.kblock == 1) {
-      os << "const int32_t " << level << " = " << plan.klb << " + " << tile << ";\n";
-      return body.emit(perLevel, os);
-    }
-    std::string begin = plan.scope.names.unique("k_begin");
-    std::string end = plan.scope.names.unique("k_end");
-    os << "const int32_t " << begin << " = " << plan.klb << " + " << tile << " * " << plan.kblock
-       << ";\nconst int32_t " << end << " = min(" << begin << " + " << plan.kblock << ", "
-       << plan.kub << ");\n";
-    codegen::LevelCarrying carrying =
-        plan.op.getNoLevelCarry() ? codegen::LevelCarrying() : codegen::analyzeLevelCarrying(plan.op, /*carryLoads=*/true);
-    if (carrying.empty()) {
-      os << "for (int32_t " << level << " = " << begin << "; " << level << " < " << end << "; ++"
-         << level << ") {\n";
-      if (failed(body.emit(perLevel, os)))
-        return failure();
-      os << "}\n";
-      return success();
-    }
-    // The first level computes everything; later ones take what the level
-    // below computed from registers.
-    SmallVector<std::string> carries;
-    for (Operation *source : carrying.sources) {
-      carries.push_back(plan.scope.names.unique("carry"));
-      os << *codegen::cScalarType(source->getResult(0).getType()) << " " << carries.back()
-         << ";\n";
-    }
-    os << "{\nconst int32_t " << level << " = " << begin << ";\n";
-    if (failed(body.emitCarryingLevel(perLevel, carrying, carries, /*steady=*/false, os)))
-      return failure();
-    os << "}\nfor (int32_t " << level << " = " << begin << " + 1; " << level << " < " << end
-       << "; ++" << level << ") {\n";
-    if (failed(body.emitCarryingLevel(perLevel, carrying, carries, /*steady=*/true, os)))
-      return failure();
-    os << "}\n";
-    return success();
   }
 };
 

@@ -19,54 +19,8 @@ namespace fusec::codegen {
 KernelBodyEmitter::KernelBodyEmitter(KernelOp kernel, KernelScope &scope, bool unrollReductions)
     : kernel(kernel), scope(scope), unrollReductions(unrollReductions) {}
 
-void KernelBodyEmitter::splitByLevel(KernelOp kernel, SmallVectorImpl<Operation *> &levelInvariant,
-                                     SmallVectorImpl<Operation *> &perLevel) {
-  llvm::DenseSet<Value> levelDependent;
-  for (Operation &op : kernel.getBody().front().without_terminator()) {
-    bool dependent = false;
-    op.walk([&](Operation *inner) {
-      if (isa<LevelOp, WriteOp>(inner))
-        dependent = true;
-      if (auto load = dyn_cast<LoadOp>(inner))
-        dependent |= FieldShape::of(load.getField().getType()).vertical != VerticalKind::None;
-      for (Value operand : inner->getOperands())
-        dependent |= levelDependent.contains(operand);
-    });
-    if (!dependent) {
-      levelInvariant.push_back(&op);
-      continue;
-    }
-    levelDependent.insert(op.getResults().begin(), op.getResults().end());
-    perLevel.push_back(&op);
-  }
-}
-
-LogicalResult KernelBodyEmitter::emit(ArrayRef<Operation *> ops, raw_ostream &os) {
-  for (Operation *op : ops)
-    if (failed(emitOp(op, os)))
-      return failure();
-  return success();
-}
-
-LogicalResult KernelBodyEmitter::emitCarryingLevel(ArrayRef<Operation *> ops,
-                                                   const LevelCarrying &carrying,
-                                                   ArrayRef<std::string> carries, bool steady,
-                                                   raw_ostream &os) {
-  for (Operation *op : ops) {
-    if (steady) {
-      if (!carrying.steadyLive.contains(op))
-        continue;
-      if (auto carried = carrying.carriedFrom.find(op); carried != carrying.carriedFrom.end()) {
-        declare(op->getResult(0), freshTemporary(), carries[carried->second], os);
-        continue;
-      }
-    }
-    if (failed(emitOp(op, os)))
-      return failure();
-  }
-  for (auto [source, carry] : llvm::zip_equal(carrying.sources, carries))
-    os << carry << " = " << expr(source->getResult(0)) << ";\n";
-  return success();
+LogicalResult KernelBodyEmitter::emit(raw_ostream &os) {
+  return emitBlock(kernel.getBody().front(), os);
 }
 
 LogicalResult KernelBodyEmitter::emitBlock(Block &block, raw_ostream &os) {
@@ -185,10 +139,12 @@ static std::string withOffset(StringRef base, int64_t offset) {
   return base.str();
 }
 
+std::string KernelBodyEmitter::levelOf(Value level) { return level ? expr(level) : ""; }
+
 std::string KernelBodyEmitter::loadLevel(LoadOp load) {
   if (FieldShape::of(load.getField().getType()).vertical == VerticalKind::None)
     return "";
-  std::string level = scope.level;
+  std::string level = levelOf(load.getLevel());
   if (Value dyn = load.getDynOffset())
     level += " + " + wrapped(expr(dyn));
   return withOffset(level, load.getLevelOffset());
@@ -206,6 +162,14 @@ LogicalResult KernelBodyEmitter::emitOp(Operation *op, raw_ostream &os) {
       .Case([&](NeighborOp neighbor) { return emitNeighbor(neighbor, os); })
       .Case([&](ReduceOp reduce) { return emitReduce(reduce, os); })
       .Case([&](scf::IfOp ifOp) { return emitIf(ifOp, os); })
+      .Case([&](scf::ForOp loop) { return emitFor(loop, os); })
+      .Case([&](PointAtOp pointAt) {
+        // A point is its index; all points of a work item share its block.
+        scope.values[pointAt.getResult()] = expr(pointAt.getIndex());
+        if (scope.blocked)
+          scope.pointBlocks[pointAt.getResult()] = scope.workItemBlock;
+        return success();
+      })
       .Case([&](WriteOp write) { return emitWrite(write, os); })
       .Case([&](IndexOp index) {
         // A point is its index, -1 when missing.
@@ -213,10 +177,11 @@ LogicalResult KernelBodyEmitter::emitOp(Operation *op, raw_ostream &os) {
         return success();
       })
       .Case([&](LevelOp level) {
+        std::string current = levelOf(level.getLevel());
         if (level.getLevelOffset() == 0)
-          scope.values[level.getResult()] = scope.level;
+          scope.values[level.getResult()] = current;
         else
-          declare(level.getResult(), "level", withOffset(scope.level, level.getLevelOffset()), os);
+          declare(level.getResult(), "level", withOffset(current, level.getLevelOffset()), os);
         return success();
       })
       .Case([&](ValidOp valid) {
@@ -332,10 +297,47 @@ LogicalResult KernelBodyEmitter::emitIf(scf::IfOp ifOp, raw_ostream &os) {
 
 LogicalResult KernelBodyEmitter::emitWrite(WriteOp write, raw_ostream &os) {
   Value field = write.getField();
-  bool hasLevels = FieldShape::of(field.getType()).vertical != VerticalKind::None;
-  os << expr(field) << "["
-     << elementIndex(field, write.getPoint(), Value(), hasLevels ? scope.level : "")
+  os << expr(field) << "[" << elementIndex(field, write.getPoint(), Value(), levelOf(write.getLevel()))
      << "] = " << expr(write.getValue()) << ";\n";
+  return success();
+}
+
+LogicalResult KernelBodyEmitter::emitFor(scf::ForOp loop, raw_ostream &os) {
+  // Values carried between iterations are variables, assigned at the end of
+  // each iteration; the loop's results are their last values.
+  SmallVector<std::string> carried;
+  for (auto [arg, init] : llvm::zip_equal(loop.getRegionIterArgs(), loop.getInitArgs())) {
+    carried.push_back(scope.names.unique("carry"));
+    os << valueType(arg.getType()) << " " << carried.back() << " = " << expr(init) << ";\n";
+    scope.values[arg] = carried.back();
+  }
+  Value iv = loop.getInductionVar();
+  bool overPoints =
+      llvm::any_of(iv.getUsers(), [](Operation *user) { return isa<PointAtOp>(user); });
+  std::string name = scope.names.unique(overPoints ? "h" : "k");
+  scope.values[iv] = name;
+  std::string step = expr(loop.getStep());
+  if (loop->hasAttr(StnDialect::kSimdAttr))
+    os << "#pragma omp simd\n";
+  os << "for (int32_t " << name << " = " << expr(loop.getLowerBound()) << "; " << name << " < "
+     << expr(loop.getUpperBound()) << "; " << (step == "1" ? "++" + name : name + " += " + step)
+     << ") {\n";
+  Block &body = *loop.getBody();
+  if (failed(emitBlock(body, os)))
+    return failure();
+  // Through temporaries: one carried value may be yielded into another.
+  auto yielded = cast<scf::YieldOp>(body.getTerminator()).getResults();
+  SmallVector<std::string> next;
+  for (Value value : yielded) {
+    next.push_back(freshTemporary());
+    os << "const " << valueType(value.getType()) << " " << next.back() << " = " << expr(value)
+       << ";\n";
+  }
+  for (auto [variable, value] : llvm::zip_equal(carried, next))
+    os << variable << " = " << value << ";\n";
+  os << "}\n";
+  for (auto [result, variable] : llvm::zip_equal(loop.getResults(), carried))
+    scope.values[result] = variable;
   return success();
 }
 

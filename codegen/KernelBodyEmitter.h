@@ -1,8 +1,8 @@
 //===- KernelBodyEmitter.h - statements of one kernel point -------*- C++ -*-===//
 //
-// Translates a kernel region into the C statements computing one point and
-// level, shared by the CUDA and C++ emitters (only the loops around it
-// differ). Missing neighbours follow docs/dialect.md and are tracked
+// Translates the region of a kernel in loop form into the C statements of one
+// work item, shared by the CUDA and C++ emitters (only how the domain is cut
+// into work items differs). Missing neighbours follow docs/dialect.md and are tracked
 // statically: a point can be missing only when it comes through a `skip`
 // connectivity or from a point that can be missing, and only loads and
 // neighbour lookups at such points get a guard.
@@ -12,7 +12,6 @@
 #ifndef FUSEC_CODEGEN_KERNELBODYEMITTER_H
 #define FUSEC_CODEGEN_KERNELBODYEMITTER_H
 
-#include "codegen/LevelCarrying.h"
 #include "codegen/NameTable.h"
 #include "ir/StnOps.h"
 
@@ -29,10 +28,8 @@ struct KernelScope {
   /// Identifiers in use inside the kernel function.
   NameTable names;
   /// Expressions of values defined outside the body (captured program values)
-  /// and of the current point.
+  /// and of the work item's box.
   llvm::DenseMap<mlir::Value, std::string> values;
-  /// The current level variable; empty for kernels without levels.
-  std::string level;
   /// The leading-dimension parameter of each location (empty if unused).
   std::string leadingDimensions[3];
   /// Per connectivity name: the table parameter and its leading dimension
@@ -50,8 +47,10 @@ struct KernelScope {
   /// The number-of-levels and nproma parameters (blocked kernels): nproma
   /// is every location's ld there, also where no ld parameter is passed.
   std::string numLevels, nproma;
-  /// The block expression of points (the kernel's point, neighbours).
+  /// The block expression of points (neighbours).
   llvm::DenseMap<mlir::Value, std::string> pointBlocks;
+  /// The block all points of the work item lie in (blocked kernels).
+  std::string workItemBlock;
 };
 
 class KernelBodyEmitter {
@@ -59,24 +58,8 @@ public:
   /// `unrollReductions` adds `#pragma unroll` to neighbour loops (CUDA).
   KernelBodyEmitter(stn::KernelOp kernel, KernelScope &scope, bool unrollReductions);
 
-  /// Splits the body's top-level ops into those that do not depend on the
-  /// level (emittable once per point, before a level loop) and the others,
-  /// both in program order.
-  static void splitByLevel(stn::KernelOp kernel,
-                           llvm::SmallVectorImpl<mlir::Operation *> &levelInvariant,
-                           llvm::SmallVectorImpl<mlir::Operation *> &perLevel);
-
-  /// Emits `ops` (top-level ops of the body, without its terminator).
-  mlir::LogicalResult emit(llvm::ArrayRef<mlir::Operation *> ops, llvm::raw_ostream &os);
-
-  /// Emits `ops` for one level of a loop that carries values between levels:
-  /// on its first level all of them, on the following (`steady`) levels only
-  /// `carrying.steadyLive`, with carried results read from `carries` (C
-  /// lvalues, one per source). Ends by storing each source into its carry.
-  mlir::LogicalResult emitCarryingLevel(llvm::ArrayRef<mlir::Operation *> ops,
-                                        const LevelCarrying &carrying,
-                                        llvm::ArrayRef<std::string> carries, bool steady,
-                                        llvm::raw_ostream &os);
+  /// Emits the kernel's region for the work item whose box is in `scope`.
+  mlir::LogicalResult emit(llvm::raw_ostream &os);
 
 private:
   mlir::LogicalResult emitBlock(mlir::Block &block, llvm::raw_ostream &os);
@@ -85,6 +68,7 @@ private:
   mlir::LogicalResult emitNeighbor(stn::NeighborOp neighbor, llvm::raw_ostream &os);
   mlir::LogicalResult emitReduce(stn::ReduceOp reduce, llvm::raw_ostream &os);
   mlir::LogicalResult emitIf(mlir::scf::IfOp ifOp, llvm::raw_ostream &os);
+  mlir::LogicalResult emitFor(mlir::scf::ForOp loop, llvm::raw_ostream &os);
   mlir::LogicalResult emitWrite(stn::WriteOp write, llvm::raw_ostream &os);
 
   /// The expression of `value` (an identifier or a literal).
@@ -99,6 +83,8 @@ private:
                            llvm::StringRef level);
   /// `k`, `k + 1`, `k + off - 2`: the level a load reads.
   std::string loadLevel(stn::LoadOp load);
+  /// The expression of a level operand (empty when absent).
+  std::string levelOf(mlir::Value level);
   const KernelScope::Table &table(mlir::FlatSymbolRefAttr conn);
   /// Blocked kernels: the block of `point` (known, else h / ld).
   std::string blockOf(mlir::Value point, llvm::StringRef ld);

@@ -27,8 +27,8 @@ static bool allowedInProgram(Operation *op) {
 }
 
 static bool allowedInKernel(Operation *op) {
-  return isa<LoadOp, NeighborOp, ReduceOp, IndexOp, LevelOp, ValidOp, YieldOp, WriteOp, scf::IfOp,
-             scf::YieldOp>(op) ||
+  return isa<LoadOp, NeighborOp, ReduceOp, IndexOp, LevelOp, ValidOp, YieldOp, WriteOp, PointAtOp,
+             scf::IfOp, scf::ForOp, scf::YieldOp>(op) ||
          isArithOrMath(op);
 }
 

@@ -1,7 +1,8 @@
 //===- KernelForm.h - what emitters read from kernel-form IR ------*- C++ -*-===//
 //
-// The emitters accept only kernel form (docs/dialect.md). verifyKernelForm
-// rejects anything else with a diagnostic at the offending op; the analyses
+// The emitters accept only kernel form (docs/dialect.md; the CUDA and C++
+// emitters its loop form). verifyKernelForm rejects anything else with a
+// diagnostic at the offending op; the analyses
 // below tell an emitter what a kernel or program needs from its surroundings.
 // Every list is ordered by program order or by name, never by pointer.
 //

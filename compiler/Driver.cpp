@@ -171,6 +171,15 @@ int fusec::compile(const CompileOptions &options, llvm::raw_ostream &errs) {
     printStatistics(computeStatistics(lower ? *module : *kernels), llvm::outs());
   }
 
+  if (*emit == EmitKind::Cuda || *emit == EmitKind::Cpp) {
+    mlir::PassManager loops(&context);
+    if (mlir::failed(mlir::applyPassManagerCLOptions(loops)))
+      return 1;
+    buildLoopLoweringPipeline(loops);
+    if (mlir::failed(loops.run(*module)))
+      return 1;
+  }
+
   // Emitted code takes file-wide names from the module (header guard, Fortran module, timers).
   if (lower && !module->getSymName())
     module->setSymName(llvm::sys::path::stem(options.inputPath));

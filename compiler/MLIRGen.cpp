@@ -562,7 +562,7 @@ Value MLIRGenerator::emitExpr(const Expr &expr, OpBuilder &b, Scope scope) {
     const auto &index = llvm::cast<IndexExpr>(expr);
     if (index.location)
       return b.create<stn::IndexOp>(where, scope.region->point);
-    return b.create<stn::LevelOp>(where, b.getI32Type(), b.getI64IntegerAttr(0));
+    return b.create<stn::LevelOp>(where, int64_t(0));
   }
   case Expr::Kind::Unary: {
     const auto &unary = llvm::cast<UnaryExpr>(expr);
@@ -629,7 +629,7 @@ Value MLIRGenerator::emitLoad(Value source, const NameExpr &expr, OpBuilder &b, 
     if (expr.levelShift)
       shift = emitExpr(*expr.levelShift, b, scope);
   }
-  return b.create<stn::LoadOp>(where, shape.elementType, source, point, nbr, shift,
+  return b.create<stn::LoadOp>(where, shape.elementType, source, point, nbr, shift, Value(),
                                b.getI64IntegerAttr(offset));
 }
 
@@ -642,7 +642,7 @@ Value MLIRGenerator::emitCall(const CallExpr &call, OpBuilder &b, Scope scope) {
     stn::FieldShape shape = stn::FieldShape::of(temp.getType());
     return b.create<stn::LoadOp>(where, shape.elementType, temp,
                                  shape.location ? scope.region->point : Value(), Value(),
-                                 Value(), b.getI64IntegerAttr(0));
+                                 Value(), Value(), b.getI64IntegerAttr(0));
   }
   SmallVector<Value, 3> args;
   for (const ExprPtr &arg : call.args)

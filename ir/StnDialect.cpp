@@ -5,6 +5,7 @@
 #include "ir/StnTypes.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/IR/BuiltinOps.h"
 
 using namespace mlir;
@@ -22,6 +23,12 @@ Operation *StnDialect::materializeConstant(OpBuilder &builder, Attribute value, 
 }
 
 LogicalResult StnDialect::verifyOperationAttribute(Operation *op, NamedAttribute attribute) {
+  if (attribute.getName() == kSimdAttr) {
+    if (!isa<scf::ForOp>(op) || !isa<UnitAttr>(attribute.getValue()) ||
+        !op->getParentOfType<KernelOp>())
+      return op->emitError() << "'" << kSimdAttr << "' marks an scf.for inside a kernel";
+    return success();
+  }
   if (attribute.getName() != kTargetAttr)
     return op->emitError() << "unknown attribute '" << attribute.getName().getValue()
                            << "' of the stn dialect";

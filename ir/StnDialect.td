@@ -30,6 +30,9 @@ def Stn_Dialect : Dialect {
     /// `stn.target` on a module: the code the passes optimise for, `"cpp"` or
     /// `"cuda"` (the fusion cost model's weights; docs/dialect.md).
     static constexpr ::llvm::StringLiteral kTargetAttr = "stn.target";
+    /// On an `scf.for` of a kernel in loop form: its iterations are
+    /// independent and the emitter vectorises it (`omp simd`).
+    static constexpr ::llvm::StringLiteral kSimdAttr = "stn.simd";
   }];
   let dependentDialects = ["::mlir::arith::ArithDialect",
                            "::mlir::math::MathDialect",

@@ -30,6 +30,8 @@ bool mayBeMissing(Value point) {
       return arg != reduce.getNeighbor(); // a reduction visits present neighbours only
     return true;
   }
+  if (point.getDefiningOp<PointAtOp>())
+    return false;
   if (auto neighbor = point.getDefiningOp<NeighborOp>()) {
     ConnectivityOp conn = lookupConnectivity(neighbor, neighbor.getConnAttr());
     return !conn || conn.getSkip() || mayBeMissing(neighbor.getPoint());
@@ -465,9 +467,43 @@ LogicalResult StoreOp::verify() {
 // LoadOp: `stn.load %f[%p, nbr %j, k + %dyn + 1] : type`
 //===----------------------------------------------------------------------===//
 
+/// `+ %dyn`, `+ 2`, `- 1`, ... after `k` or a level operand.
+static ParseResult
+parseLevelOffsets(OpAsmParser &parser, std::optional<OpAsmParser::UnresolvedOperand> &dyn,
+                  int64_t &offset) {
+  while (true) {
+    if (succeeded(parser.parseOptionalPlus())) {
+      OpAsmParser::UnresolvedOperand operand;
+      OptionalParseResult isOperand = parser.parseOptionalOperand(operand);
+      if (isOperand.has_value()) {
+        if (failed(*isOperand))
+          return failure();
+        dyn = operand;
+        continue;
+      }
+      int64_t value;
+      if (parser.parseInteger(value))
+        return failure();
+      offset += value;
+      continue;
+    }
+    int64_t value;
+    OptionalParseResult isInteger = parser.parseOptionalInteger(value);
+    if (!isInteger.has_value())
+      return success();
+    if (failed(*isInteger))
+      return failure();
+    offset += value;
+  }
+}
+
 ParseResult LoadOp::parse(OpAsmParser &parser, OperationState &result) {
   OpAsmParser::UnresolvedOperand field;
-  std::optional<OpAsmParser::UnresolvedOperand> point, nbr, dyn;
+  std::optional<OpAsmParser::UnresolvedOperand> point, nbr, dyn, level;
+  // Operands without a keyword: the point, then (loop form) the level; which
+  // is which follows from the field's type.
+  SmallVector<OpAsmParser::UnresolvedOperand, 2> positional;
+  bool offsetsAfterPositional = false;
   int64_t offset = 0;
   if (parser.parseOperand(field) || parser.parseLSquare())
     return failure();
@@ -481,43 +517,35 @@ ParseResult LoadOp::parse(OpAsmParser &parser, OperationState &result) {
       if (parser.parseOperand(*nbr))
         return failure();
     } else if (succeeded(parser.parseOptionalKeyword("k"))) {
-      while (true) {
-        if (succeeded(parser.parseOptionalPlus())) {
-          OpAsmParser::UnresolvedOperand operand;
-          OptionalParseResult isOperand = parser.parseOptionalOperand(operand);
-          if (isOperand.has_value()) {
-            if (failed(*isOperand))
-              return failure();
-            dyn = operand;
-            continue;
-          }
-          int64_t value;
-          if (parser.parseInteger(value))
-            return failure();
-          offset += value;
-          continue;
-        }
-        int64_t value;
-        OptionalParseResult isInteger = parser.parseOptionalInteger(value);
-        if (!isInteger.has_value())
-          break;
-        if (failed(*isInteger))
-          return failure();
-        offset += value;
-      }
-    } else {
-      point.emplace();
-      if (parser.parseOperand(*point))
+      if (parseLevelOffsets(parser, dyn, offset))
         return failure();
+    } else {
+      positional.emplace_back();
+      int64_t before = offset;
+      bool hadDyn = dyn.has_value();
+      if (parser.parseOperand(positional.back()) || parseLevelOffsets(parser, dyn, offset))
+        return failure();
+      if (offset != before || dyn.has_value() != hadDyn)
+        offsetsAfterPositional = true;
     }
   }
   Type fieldType;
+  llvm::SMLoc typeLoc = parser.getCurrentLocation();
   if (parser.parseOptionalAttrDict(result.attributes) || parser.parseColon() ||
       parser.parseType(fieldType) || parser.resolveOperand(field, fieldType, result.operands))
     return failure();
   FieldShape shape = FieldShape::of(fieldType);
   if (!shape.elementType)
-    return parser.emitError(parser.getNameLoc(), "expected a field or temporary type");
+    return parser.emitError(typeLoc, "expected a field or temporary type");
+  size_t next = 0;
+  if (shape.location && next < positional.size())
+    point = positional[next++];
+  if (next < positional.size())
+    level = positional[next++];
+  if (next < positional.size())
+    return parser.emitError(parser.getNameLoc(), "too many operands in the subscript");
+  if (offsetsAfterPositional && !level)
+    return parser.emitError(parser.getNameLoc(), "a level offset follows a point");
   Builder &builder = parser.getBuilder();
   if (point) {
     if (!shape.location)
@@ -530,8 +558,11 @@ ParseResult LoadOp::parse(OpAsmParser &parser, OperationState &result) {
     return failure();
   if (dyn && parser.resolveOperand(*dyn, builder.getI32Type(), result.operands))
     return failure();
+  if (level && parser.resolveOperand(*level, builder.getIndexType(), result.operands))
+    return failure();
   result.addAttribute(getOperandSegmentSizesAttrName(result.name),
-                      builder.getDenseI32ArrayAttr({1, point ? 1 : 0, nbr ? 1 : 0, dyn ? 1 : 0}));
+                      builder.getDenseI32ArrayAttr(
+                          {1, point ? 1 : 0, nbr ? 1 : 0, dyn ? 1 : 0, level ? 1 : 0}));
   if (offset != 0)
     result.addAttribute(getOffsetAttrName(result.name), builder.getI64IntegerAttr(offset));
   result.addTypes(shape.elementType);
@@ -556,7 +587,10 @@ void LoadOp::print(OpAsmPrinter &p) {
   }
   if (FieldShape::of(getField().getType()).vertical != VerticalKind::None) {
     separate();
-    p << "k";
+    if (getLevel())
+      p << getLevel();
+    else
+      p << "k";
     if (getDynOffset())
       p << " + " << getDynOffset();
     if (getLevelOffset() > 0)
@@ -590,8 +624,10 @@ LogicalResult LoadOp::verify() {
                          << " is read at a neighbour slot ('nbr')";
   if (shape.sparse.empty() && getNbr())
     return emitOpError() << "only sparse fields take a neighbour slot";
-  if (shape.vertical == VerticalKind::None && (getLevelOffset() != 0 || getDynOffset()))
-    return emitOpError() << "a field without levels cannot be read at a vertical offset";
+  if (shape.vertical == VerticalKind::None &&
+      (getLevelOffset() != 0 || getDynOffset() || getLevel()))
+    return emitOpError() << "a field without levels cannot be read at a vertical offset or at a "
+                            "level";
   return success();
 }
 
@@ -655,7 +691,38 @@ LogicalResult KernelOp::canonicalize(KernelOp op, PatternRewriter &rewriter) {
 
 BlockArgument KernelOp::getPoint() {
   Block &block = getBody().front();
-  return block.getNumArguments() ? block.getArgument(0) : BlockArgument();
+  return !getLoopForm() && block.getNumArguments() ? block.getArgument(0) : BlockArgument();
+}
+
+/// Loop form's region arguments: [points begin, points end,] [levels begin, levels end].
+static BlockArgument boxArgument(KernelOp kernel, bool levels, bool end) {
+  if (!kernel.getLoopForm() || (levels ? !kernel.getKlb() : !kernel.getHlb()))
+    return {};
+  unsigned index = (levels && kernel.getHlb() ? 2 : 0) + (end ? 1 : 0);
+  Block &block = kernel.getBody().front();
+  return index < block.getNumArguments() ? block.getArgument(index) : BlockArgument();
+}
+
+void KernelOp::getAsmBlockArgumentNames(Region &region, OpAsmSetValueNameFn setName) {
+  for (auto [argument, name] : llvm::zip_equal(
+           SmallVector<BlockArgument>{getPointsBegin(), getPointsEnd(), getLevelsBegin(),
+                                      getLevelsEnd()},
+           SmallVector<StringRef>{"h_begin", "h_end", "k_begin", "k_end"}))
+    if (argument)
+      setName(argument, name);
+}
+
+BlockArgument KernelOp::getPointsBegin() { return boxArgument(*this, false, false); }
+BlockArgument KernelOp::getPointsEnd() { return boxArgument(*this, false, true); }
+BlockArgument KernelOp::getLevelsBegin() { return boxArgument(*this, true, false); }
+BlockArgument KernelOp::getLevelsEnd() { return boxArgument(*this, true, true); }
+
+/// The point a thread writes: kernel form's region argument; in loop form a
+/// point of the work item's point loop.
+static bool isCurrentPoint(KernelOp kernel, Value point) {
+  if (kernel.getLoopForm())
+    return point && point.getDefiningOp<PointAtOp>();
+  return point == kernel.getPoint();
 }
 
 LogicalResult KernelOp::verify() {
@@ -669,9 +736,34 @@ LogicalResult KernelOp::verify() {
   if (!location && !getKlb())
     return emitOpError() << "a kernel needs a horizontal or a vertical range";
   Block &block = getBody().front();
-  if (block.getNumArguments() != (location ? 1u : 0u))
+  bool hasLevels = getKlb() != nullptr;
+  if (getLoopForm()) {
+    unsigned ranges = (location ? 1u : 0u) + (hasLevels ? 1u : 0u);
+    if (block.getNumArguments() != 2 * ranges ||
+        !llvm::all_of(block.getArgumentTypes(), [](Type type) { return type.isIndex(); }))
+      return emitOpError() << "in loop form the region takes the work item's box: begin and "
+                              "end (index) of its points, then of its levels";
+    WalkResult implicit = walk([&](Operation *op) {
+      bool implicitLevel = false;
+      if (auto load = dyn_cast<LoadOp>(op))
+        implicitLevel = !load.getLevel() &&
+                        FieldShape::of(load.getField().getType()).vertical != VerticalKind::None;
+      else if (auto write = dyn_cast<WriteOp>(op))
+        implicitLevel = !write.getLevel() &&
+                        FieldShape::of(write.getField().getType()).vertical != VerticalKind::None;
+      else if (auto level = dyn_cast<LevelOp>(op))
+        implicitLevel = !level.getLevel();
+      if (!implicitLevel)
+        return WalkResult::advance();
+      op->emitOpError() << "uses the implicit current level inside a kernel in loop form";
+      return WalkResult::interrupt();
+    });
+    if (implicit.wasInterrupted())
+      return failure();
+  } else if (block.getNumArguments() != (location ? 1u : 0u)) {
     return emitOpError() << "the region takes the current point exactly when the kernel has "
                             "a location";
+  }
   if (getKblock() < 1)
     return emitOpError() << "kblock must be at least 1";
   // The points of a launch run in any order and in parallel: a field it writes
@@ -687,7 +779,6 @@ LogicalResult KernelOp::verify() {
   if (order.wasInterrupted())
     return emitOpError() << "reads a field after writing it; every write must come after the "
                             "kernel's loads of that field";
-  bool hasLevels = getKlb() != nullptr;
   WalkResult writes = walk([&](WriteOp write) {
     FieldShape shape = FieldShape::of(write.getField().getType());
     if (shape.location != location || (shape.vertical != VerticalKind::None) != hasLevels) {
@@ -695,7 +786,7 @@ LogicalResult KernelOp::verify() {
                              "levels: every thread would write the same elements";
       return WalkResult::interrupt();
     }
-    if (write.getPoint() != getPoint()) {
+    if (location && !isCurrentPoint(*this, write.getPoint())) {
       write.emitOpError() << "writes away from the kernel's point: another thread may read "
                              "or write that element";
       return WalkResult::interrupt();
@@ -706,7 +797,8 @@ LogicalResult KernelOp::verify() {
     return failure();
   WalkResult races = walk([&](LoadOp load) {
     if (!llvm::is_contained(written, load.getField()) ||
-        (load.getPoint() == getPoint() && load.getLevelOffset() == 0 && !load.getDynOffset()))
+        ((!location || isCurrentPoint(*this, load.getPoint())) && load.getLevelOffset() == 0 &&
+         !load.getDynOffset()))
       return WalkResult::advance();
     load.emitOpError() << "reads a field the kernel writes, away from the point and level being "
                           "written: a race between threads (write the results to a buffer and "
@@ -731,6 +823,8 @@ LogicalResult WriteOp::verify() {
                          << shape.elementType;
   if (shape.location.has_value() != (getPoint() != nullptr))
     return emitOpError() << "needs a point exactly when the field has a location";
+  if (getLevel() && shape.vertical == VerticalKind::None)
+    return emitOpError() << "a field without levels is written at no level";
   if (!shape.sparse.empty())
     return emitOpError() << "cannot write a sparse field";
   return success();

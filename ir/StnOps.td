@@ -248,19 +248,23 @@ def Stn_LoadOp : Stn_Op<"load", [
     Reads `field` at horizontal `point` (absent for vertical-only fields), at
     neighbour slot `nbr` of a sparse field, and at level `k + offset`, or
     `k + dyn + offset` with a data-dependent `i32` offset `dyn`. Reads at a
-    missing point (`-1`) give 0.
+    missing point (`-1`) give 0. In kernel form `k` is the implicit current
+    level; in loop form (docs/dialect.md) it is the explicit `index` operand
+    `level`, an induction variable of a level loop (`%k - 1`).
 
     ```mlir
     %a = stn.load %vn[%p, k - 1] : !stn.field<Edge x K x f64>
     %b = stn.load %pn_x[%p, nbr %j] : !stn.field<Edge x E2C2V[4] x f64>
     %c = stn.load %theta[%n, k + %off + 1] : !stn.field<Cell x K x f64>
     %d = stn.load %smag_limit[k] : !stn.field<K x f64>
+    %e = stn.load %vn[%p, %k - 1] : !stn.field<Edge x K x f64>
     ```
   }];
   let arguments = (ins Stn_FieldLike:$field,
                        Optional<Stn_PointType>:$point,
                        Optional<Index>:$nbr,
                        Optional<I32>:$dyn_offset,
+                       Optional<Index>:$level,
                        DefaultValuedAttr<I64Attr, "0">:$offset);
   let results = (outs AnyType:$result);
   let hasCustomAssemblyFormat = 1;
@@ -333,15 +337,36 @@ def Stn_IndexOp : Stn_Op<"index", [Pure]> {
 
 def Stn_LevelOp : Stn_Op<"level", [Pure]> {
   let summary = "the current level plus a constant offset";
-  let arguments = (ins DefaultValuedAttr<I64Attr, "0">:$offset);
+  let description = [{
+    The current level is implicit in kernel form and the `index` operand in
+    loop form: `stn.level(%k) {offset = 1}` is `%k + 1` as an `i32`.
+  }];
+  let arguments = (ins Optional<Index>:$level, DefaultValuedAttr<I64Attr, "0">:$offset);
   let results = (outs I32:$result);
   let builders = [OpBuilder<(ins "int64_t":$offset), [{
-    build($_builder, $_state, $_builder.getI32Type(), static_cast<uint64_t>(offset));
+    build($_builder, $_state, $_builder.getI32Type(), ::mlir::Value(),
+          static_cast<uint64_t>(offset));
   }]>];
-  let assemblyFormat = "attr-dict";
+  let assemblyFormat = "(`(` $level^ `)`)? attr-dict";
   let extraClassDeclaration = [{
     int64_t getLevelOffset() { return static_cast<int64_t>(getOffset()); }
   }];
+}
+
+def Stn_PointAtOp : Stn_Op<"point_at", [Pure]> {
+  let summary = "the point with a horizontal index (loop form)";
+  let description = [{
+    Turns an induction variable of a point loop into the point it visits. The
+    index lies inside the kernel's horizontal range, so the point is never
+    missing.
+
+    ```mlir
+    %p = stn.point_at %h : !stn.point<Edge>
+    ```
+  }];
+  let arguments = (ins Index:$index);
+  let results = (outs Stn_PointType:$result);
+  let assemblyFormat = "$index attr-dict `:` type($result)";
 }
 
 def Stn_ValidOp : Stn_Op<"valid", [Pure]> {
@@ -366,6 +391,7 @@ def Stn_ValidOp : Stn_Op<"valid", [Pure]> {
 
 def Stn_KernelOp : Stn_Op<"kernel", [AttrSizedOperandSegments,
     DeclareOpInterfaceMethods<MemoryEffectsOpInterface>,
+    DeclareOpInterfaceMethods<OpAsmOpInterface, ["getAsmBlockArgumentNames"]>,
     SingleBlockImplicitTerminator<"YieldOp">]> {
   let summary = "one launch: a loop nest over a domain that writes fields";
   let description = [{
@@ -394,23 +420,39 @@ def Stn_KernelOp : Stn_Op<"kernel", [AttrSizedOperandSegments,
                        Optional<I32>:$hlb, Optional<I32>:$hub,
                        Optional<I32>:$klb, Optional<I32>:$kub,
                        DefaultValuedAttr<I64Attr, "1">:$kblock,
-                       UnitAttr:$no_level_carry);
+                       UnitAttr:$no_level_carry,
+                       UnitAttr:$loop_form);
   let regions = (region SizedRegion<1>:$body);
   let hasCustomAssemblyFormat = 1;
   let hasVerifier = 1;
   let hasCanonicalizeMethod = 1;
   let extraClassDeclaration = [{
+    /// Kernel form: the current point (null without a location).
     ::mlir::BlockArgument getPoint();
+    /// Loop form: the work item's box, `[begin, end)` per range the kernel
+    /// has (null where it has none).
+    ::mlir::BlockArgument getPointsBegin();
+    ::mlir::BlockArgument getPointsEnd();
+    ::mlir::BlockArgument getLevelsBegin();
+    ::mlir::BlockArgument getLevelsEnd();
   }];
 }
 
-def Stn_WriteOp : Stn_Op<"write"> {
+def Stn_WriteOp : Stn_Op<"write", [AttrSizedOperandSegments]> {
   let summary = "writes a value into a field at the current point and level";
+  let description = [{
+    In loop form the level is the explicit `index` operand after `level`.
+
+    ```mlir
+    stn.write %r to %out at %p : !stn.point<Edge> level %k : f64, !stn.field<Edge x K x f64>
+    ```
+  }];
   let arguments = (ins AnyType:$value,
                        Arg<Stn_FieldType, "the buffer written", [MemWrite<Stn_FieldResource>]>:$field,
-                       Optional<Stn_PointType>:$point);
+                       Optional<Stn_PointType>:$point,
+                       Optional<Index>:$level);
   let assemblyFormat =
-      "$value `to` $field (`at` $point^ `:` type($point))? attr-dict `:` type($value) `,` type($field)";
+      "$value `to` $field (`at` $point^ `:` type($point))? (`level` $level^)? attr-dict `:` type($value) `,` type($field)";
   let hasVerifier = 1;
 }
 

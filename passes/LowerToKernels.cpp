@@ -95,7 +95,7 @@ private:
     builder.setInsertionPoint(yield);
     for (auto [value, plan] : llvm::zip(yield.getValues(), plans)) {
       if (plan.buffer)
-        builder.create<WriteOp>(yield.getLoc(), value, plan.buffer, kernel.getPoint());
+        builder.create<WriteOp>(yield.getLoc(), value, plan.buffer, kernel.getPoint(), Value());
       for (StoreOp store : plan.directStores)
         writeUnder(builder, kernel, value, store);
     }
@@ -178,12 +178,12 @@ private:
       conjoin(inRange(builder, loc, level, *storeDomain.vertical));
     }
     if (!condition) {
-      builder.create<WriteOp>(loc, value, store.getField(), kernel.getPoint());
+      builder.create<WriteOp>(loc, value, store.getField(), kernel.getPoint(), Value());
       return;
     }
     auto guard = builder.create<scf::IfOp>(loc, condition, /*withElseRegion=*/false);
     OpBuilder inside = guard.getThenBodyBuilder();
-    inside.create<WriteOp>(loc, value, store.getField(), kernel.getPoint());
+    inside.create<WriteOp>(loc, value, store.getField(), kernel.getPoint(), Value());
   }
 
   /// Replaces `store` by a kernel copying `buffer` into the field.
@@ -208,8 +208,8 @@ private:
                                 store.getLoc());
     OpBuilder inside = OpBuilder::atBlockEnd(body);
     Value value = inside.create<LoadOp>(store.getLoc(), shape.elementType, buffer, point,
-                                        Value(), Value(), 0);
-    inside.create<WriteOp>(store.getLoc(), value, store.getField(), point);
+                                        Value(), Value(), Value(), 0);
+    inside.create<WriteOp>(store.getLoc(), value, store.getField(), point, Value());
     inside.create<YieldOp>(store.getLoc());
     store.erase();
   }

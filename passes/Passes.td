@@ -230,6 +230,139 @@ def KBlocking : Pass<"stn-k-blocking", "::mlir::ModuleOp"> {
   ];
 }
 
+def LowerToLoops : Pass<"stn-lower-to-loops", "::mlir::ModuleOp"> {
+  let summary = "Turns every kernel into explicit loops over its work item (loop form)";
+  let description = [{
+    A kernel in kernel form runs its region once per point and level, and the
+    order is left to the emitters. This pass writes the schedule into the IR:
+    the region now runs once per *work item*, a box `[h_begin, h_end) x
+    [k_begin, k_end)` of the domain (its arguments), and iterates the box with
+    `scf.for` loops. Loads, writes and `stn.level` take the level loop's
+    induction variable as an explicit operand, and `stn.point_at` makes the
+    point from the point loop's. How the domain is cut into boxes stays with
+    the kernel (`kblock` levels; the emitter's points per block); the loops
+    inside are valid for any non-empty box.
+
+    The loop order follows the target (`stn.target` of the module unless
+    `target` is given):
+    - `cuda`: points outside (a work item has one point: a thread), levels
+      inside, so level-invariant work can leave the level loop and values can
+      be carried from one level to the next in registers;
+    - `cpp`: ICON's order, levels outside and the points of the block inside,
+      marked `stn.simd` so the innermost loop runs over unit-stride points
+      and vectorises.
+
+    Before:
+    ```mlir
+    stn.kernel "scale" on Edge[%lo : %hi] K[%c0 : %n] {
+    ^bb0(%p: !stn.point<Edge>):
+      %v = stn.load %vn[%p, k - 1] : !stn.field<Edge x K x f64>
+      stn.write %v to %out at %p : !stn.point<Edge> : f64, !stn.field<Edge x K x f64>
+    }
+    ```
+    After (`target=cpp`):
+    ```mlir
+    stn.kernel "scale" on Edge[%lo : %hi] K[%c0 : %n] attributes {loop_form} {
+    ^bb0(%hb: index, %he: index, %kb: index, %ke: index):
+      scf.for %k = %kb to %ke step %c1 {
+        scf.for %h = %hb to %he step %c1 {
+          %p = stn.point_at %h : !stn.point<Edge>
+          %v = stn.load %vn[%p, %k - 1] : !stn.field<Edge x K x f64>
+          stn.write %v to %out at %p : !stn.point<Edge> level %k : f64, !stn.field<Edge x K x f64>
+        } {stn.simd}
+      }
+    }
+    ```
+  }];
+  let options = [
+    Option<"target", "target", "std::string", /*default=*/"\"\"",
+           "cpp or cuda (default: the module's stn.target)">,
+  ];
+  let dependentDialects = ["::mlir::arith::ArithDialect", "::mlir::scf::SCFDialect"];
+}
+
+def HoistLoopInvariant : Pass<"stn-hoist-loop-invariant", "::mlir::ModuleOp"> {
+  let summary = "Moves work that does not change inside a kernel's loop out of it";
+  let description = [{
+    Loop-invariant code motion on loop form: an operation of a kernel's
+    `scf.for` body that uses no value of the loop and writes nothing moves in
+    front of the loop, reductions and branches as a whole. On GPUs this
+    computes neighbour indices, 2-D coefficients and their arithmetic once per
+    thread instead of once per level; on CPUs it takes vertical-only data out
+    of the loop over points. Loads of a field the kernel writes stay. A loop
+    of a work item always runs at least once, so nothing that did not run
+    before runs now.
+
+    Before:
+    ```mlir
+    scf.for %k = %kb to %ke step %c1 {
+      %n = stn.neighbor %p through @E2C [%c0] : !stn.point<Edge> -> !stn.point<Cell>
+      %a = stn.load %area[%n] : !stn.field<Cell x f64>
+      %v = stn.load %vn[%p, %k] : !stn.field<Edge x K x f64>
+      %r = arith.mulf %a, %v : f64
+      stn.write %r to %out at %p : !stn.point<Edge> level %k : f64, !stn.field<Edge x K x f64>
+    }
+    ```
+    After:
+    ```mlir
+    %n = stn.neighbor %p through @E2C [%c0] : !stn.point<Edge> -> !stn.point<Cell>
+    %a = stn.load %area[%n] : !stn.field<Cell x f64>
+    scf.for %k = %kb to %ke step %c1 {
+      %v = stn.load %vn[%p, %k] : !stn.field<Edge x K x f64>
+      ...
+    }
+    ```
+  }];
+  let statistics = [
+    Statistic<"numHoisted", "hoisted", "Operations moved out of a loop">,
+  ];
+}
+
+def CarryLevels : Pass<"stn-carry-levels", "::mlir::ModuleOp"> {
+  let summary = "Carries values from one level of a work item to the next";
+  let description = [{
+    In a level loop whose body computes at level `k` what an operation
+    computed at `k - 1` one iteration earlier (`vn[e, k - 1]` is `vn[e, k]`
+    one level down, and so is a whole reduction or expression built from such
+    reads), the value is carried instead of computed again: the first level
+    of the work item is peeled off and computes everything; the loop over the
+    other levels takes the value from an `iter_args` argument and yields the
+    source for the next level. What only the carried operation needed is no
+    longer computed. Fields the kernel writes are never carried (a write at
+    `k - 1` may change what was read there), kernels with `no_level_carry`
+    or `kblock = 1` are left alone, and only level loops whose body holds the
+    operations (loop form for `cuda`) carry: on CPUs the points are inside.
+
+    Before:
+    ```mlir
+    scf.for %k = %kb to %ke step %c1 {
+      %a = stn.load %w[%p, %k - 1] : !stn.field<Cell x K x f64>
+      %b = stn.load %w[%p, %k] : !stn.field<Cell x K x f64>
+      %d = arith.subf %b, %a : f64
+      stn.write %d to %dw at %p : !stn.point<Cell> level %k : f64, !stn.field<Cell x K x f64>
+    }
+    ```
+    After:
+    ```mlir
+    %a0 = stn.load %w[%p, %kb - 1] : !stn.field<Cell x K x f64>
+    %b0 = stn.load %w[%p, %kb] : !stn.field<Cell x K x f64>
+    %d0 = arith.subf %b0, %a0 : f64
+    stn.write %d0 to %dw at %p : !stn.point<Cell> level %kb : f64, !stn.field<Cell x K x f64>
+    %k1 = arith.addi %kb, %c1 : index
+    %last = scf.for %k = %k1 to %ke step %c1 iter_args(%a = %b0) -> (f64) {
+      %b = stn.load %w[%p, %k] : !stn.field<Cell x K x f64>
+      %d = arith.subf %b, %a : f64
+      stn.write %d to %dw at %p : !stn.point<Cell> level %k : f64, !stn.field<Cell x K x f64>
+      scf.yield %b : f64
+    }
+    ```
+  }];
+  let statistics = [
+    Statistic<"numCarried", "carried", "Values carried from one level to the next">,
+  ];
+  let dependentDialects = ["::mlir::arith::ArithDialect", "::mlir::scf::SCFDialect"];
+}
+
 def UnswitchKernels : Pass<"stn-unswitch-kernels", "::mlir::ModuleOp"> {
   let summary = "Splits a kernel with a branch on a uniform condition into one kernel per side";
   let description = [{

@@ -128,6 +128,12 @@ void buildKernelLoweringPipeline(OpPassManager &pm) {
   pm.addPass(createCSEPass());
 }
 
+void buildLoopLoweringPipeline(OpPassManager &pm) {
+  pm.addPass(createLowerToLoops());
+  pm.addPass(createHoistLoopInvariant());
+  pm.addPass(createCarryLevels());
+}
+
 /// True when the application computes stencil `name` (alone or fused).
 static bool computesStencil(stn::ApplyOp apply, llvm::StringRef name) {
   llvm::SmallVector<llvm::StringRef> parts;

@@ -26,8 +26,13 @@ void setOptimisationTarget(mlir::ModuleOp module, ConfigTarget target);
 mlir::LogicalResult buildOptimisationPipeline(mlir::OpPassManager &pm, llvm::StringRef spec,
                                               std::string &error);
 
-/// Adds the lowering from program level to kernel form (what emitters read).
+/// Adds the lowering from program level to kernel form.
 void buildKernelLoweringPipeline(mlir::OpPassManager &pm);
+
+/// Adds the lowering from kernel form to the loop form of the module's target
+/// (`stn.target`), with hoisting and level carrying: what the CUDA and C++
+/// emitters read.
+void buildLoopLoweringPipeline(mlir::OpPassManager &pm);
 
 /// Runs on every program of `module` the optimisation pipeline `config` picks
 /// for it (programs sharing a pipeline run together), after marking the

@@ -29,6 +29,12 @@ src = config.fusec_src_root
 tools = config.fusec_tools_dir
 for name in ["fusec", "fusec-opt", "fusec-translate", "fusec-bench", "fusec-grid"]:
     config.substitutions.append(("%" + name + " ", os.path.join(tools, name) + " "))
+# Kernel form to the loop form a backend emits (what fusec does before printing).
+for target in ["cuda", "cpp"]:
+    config.substitutions.append(
+        ("%loops-" + target + " ",
+         os.path.join(tools, "fusec-opt") + " --stn-lower-to-loops=target=" + target +
+         " --stn-hoist-loop-invariant --stn-carry-levels "))
 config.substitutions.append(("%stencils", os.path.join(src, "stencils")))
 config.substitutions.append(("%runtime_include", os.path.join(src, "runtime", "include")))
 config.substitutions.append(("%src_root", src))

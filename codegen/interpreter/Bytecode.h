@@ -185,11 +185,13 @@ struct IfInstr {
 // Instructions inside applies and kernels
 //===----------------------------------------------------------------------===//
 
-/// `stn.load`; absent operands are kNoSlot.
+/// `stn.load`; absent operands are kNoSlot. Without `level` (kernel form)
+/// the level is the kernel's current one.
 struct LoadInstr {
   ArrayId array;
   Slot result, point, neighborSlot, dynamicOffset;
   int64_t offset;
+  Slot level = kNoSlot;
 };
 
 struct NeighborInstr {
@@ -208,6 +210,15 @@ struct ValidInstr {
 struct LevelInstr {
   Slot result;
   int64_t offset;
+  Slot level = kNoSlot;
+};
+
+/// `scf.for`: `body` runs for iv = lb, lb + step, ... < ub; `iterArgs` start
+/// as `inits`, take `yields` after each iteration and end in `results`.
+struct ForInstr {
+  Slot lb, ub, step, iv;
+  llvm::SmallVector<Slot, 2> inits, iterArgs, yields, results;
+  BlockId body;
 };
 
 /// `stn.reduce`: runs `body` for each present neighbour and folds `bodyValue`.
@@ -222,6 +233,7 @@ struct ReduceInstr {
 struct WriteInstr {
   ArrayId field;
   Slot value, point;
+  Slot level = kNoSlot;
 };
 
 //===----------------------------------------------------------------------===//
@@ -254,11 +266,18 @@ struct ApplyInstr {
   llvm::SmallVector<ArrayId, 2> results;
 };
 
+/// `stn.kernel`: kernel form runs `body` at every point and level of
+/// `domain`; loop form runs it once per work item, a box of at most `kblock`
+/// levels and `pointsPerItem` points whose bounds go to `box` (points begin
+/// and end, levels begin and end; kNoSlot where the kernel has no range).
 struct KernelInstr {
   std::string name;
   Domain domain;
   Slot point;
   BlockId body;
+  bool loopForm = false;
+  Slot box[4] = {kNoSlot, kNoSlot, kNoSlot, kNoSlot};
+  int64_t kblock = 1, pointsPerItem = 1;
 };
 
 struct StoreInstr {
@@ -274,8 +293,7 @@ using Instr =
     std::variant<ConstantInstr, CopyInstr, FloatUnaryInstr, FloatBinaryInstr, FloatCompareInstr,
                  FloatPowIntInstr, IntBinaryInstr, IntCompareInstr, SelectInstr, FloatCastInstr,
                  IntToFloatInstr, FloatToIntInstr, IntCastInstr, IntAbsInstr, IfInstr, LoadInstr,
-                 NeighborInstr,
-                 PointIndexInstr, ValidInstr, LevelInstr, ReduceInstr, WriteInstr, AllocInstr,
+                 NeighborInstr, PointIndexInstr, ValidInstr, LevelInstr, ForInstr, ReduceInstr, WriteInstr, AllocInstr,
                  ImageInstr, ApplyInstr, KernelInstr, StoreInstr, ExchangeInstr>;
 using Block = std::vector<Instr>;
 

@@ -152,6 +152,7 @@ private:
   // Scalar ops.
   LogicalResult compileConstant(arith::ConstantOp op, Block &code);
   LogicalResult compileIf(scf::IfOp op, Scope scope, Block &code);
+  LogicalResult compileFor(scf::ForOp op, Scope scope, Block &code);
   FailureOr<BlockId> compileBranch(Region &region, ArrayRef<Slot> results, Scope scope);
 
   // Ops inside applies and kernels.
@@ -276,7 +277,7 @@ LogicalResult ProgramCompiler::checkScope(Operation &op, Scope scope) {
   bool programOnly =
       isa<stn::AllocOp, stn::ApplyOp, stn::StoreOp, stn::ExchangeOp, stn::KernelOp>(op);
   bool regionOnly = isa<stn::LoadOp, stn::NeighborOp, stn::ReduceOp, stn::IndexOp, stn::LevelOp,
-                        stn::ValidOp, stn::WriteOp>(op);
+                        stn::ValidOp, stn::WriteOp, stn::PointAtOp, scf::ForOp>(op);
   if (programOnly && scope != Scope::Program)
     return fail(describeOp(&op) + " cannot appear inside an apply or a kernel");
   if (regionOnly && scope == Scope::Program)
@@ -383,10 +384,15 @@ LogicalResult ProgramCompiler::compileOp(Operation &op, Scope scope, Block &code
                                      use(pow.getLhs()), use(pow.getRhs())});
       })
       .Case([&](scf::IfOp ifOp) { return compileIf(ifOp, scope, code); })
+      .Case([&](scf::ForOp loop) { return compileFor(loop, scope, code); })
+      .Case([&](stn::PointAtOp pointAt) {
+        return emit(CopyInstr{define(pointAt.getResult()), use(pointAt.getIndex())});
+      })
       .Case([&](stn::LoadOp load) {
         return emit(LoadInstr{arrayOf(load.getField()), define(load.getResult()),
                               useIfPresent(load.getPoint()), useIfPresent(load.getNbr()),
-                              useIfPresent(load.getDynOffset()), load.getLevelOffset()});
+                              useIfPresent(load.getDynOffset()), load.getLevelOffset(),
+                              useIfPresent(load.getLevel())});
       })
       .Case([&](stn::NeighborOp neighbor) -> LogicalResult {
         FailureOr<TableId> table = tableFor(neighbor, neighbor.getConnAttr());
@@ -403,11 +409,12 @@ LogicalResult ProgramCompiler::compileOp(Operation &op, Scope scope, Block &code
         return emit(ValidInstr{define(valid.getResult()), use(valid.getPoint())});
       })
       .Case([&](stn::LevelOp level) {
-        return emit(LevelInstr{define(level.getResult()), level.getLevelOffset()});
+        return emit(LevelInstr{define(level.getResult()), level.getLevelOffset(),
+                               useIfPresent(level.getLevel())});
       })
       .Case([&](stn::WriteOp write) {
         return emit(WriteInstr{arrayOf(write.getField()), use(write.getValue()),
-                               useIfPresent(write.getPoint())});
+                               useIfPresent(write.getPoint()), useIfPresent(write.getLevel())});
       })
       .Case([&](stn::NumLevelsOp numLevels) {
         return emit(ConstantInstr{define(numLevels.getResult()), Word::ofInt(nlev)});
@@ -464,6 +471,29 @@ LogicalResult ProgramCompiler::compileIf(scf::IfOp op, Scope scope, Block &code)
   if (failed(elseBlock))
     return failure();
   code.push_back(IfInstr{use(op.getCondition()), *thenBlock, *elseBlock});
+  return success();
+}
+
+LogicalResult ProgramCompiler::compileFor(scf::ForOp op, Scope scope, Block &code) {
+  ForInstr instr;
+  instr.lb = use(op.getLowerBound());
+  instr.ub = use(op.getUpperBound());
+  instr.step = use(op.getStep());
+  instr.iv = define(op.getInductionVar());
+  for (Value init : op.getInitArgs())
+    instr.inits.push_back(use(init));
+  for (Value arg : op.getRegionIterArgs())
+    instr.iterArgs.push_back(define(arg));
+  mlir::Block &bodyBlock = *op.getBody();
+  Block body;
+  if (failed(compileOps(bodyBlock, scope, body)))
+    return failure();
+  for (Value yielded : cast<scf::YieldOp>(bodyBlock.getTerminator()).getResults())
+    instr.yields.push_back(use(yielded));
+  instr.body = addBlock(std::move(body));
+  for (Value result : op.getResults())
+    instr.results.push_back(define(result));
+  code.push_back(std::move(instr));
   return success();
 }
 
@@ -552,6 +582,18 @@ LogicalResult ProgramCompiler::compileKernel(stn::KernelOp op, Block &code) {
   instr.domain = domainOf(op.getLocation(), op.getHlb(), op.getHub(), op.getKlb(), op.getKub());
   BlockArgument point = op.getPoint();
   instr.point = point ? define(point) : kNoSlot;
+  instr.loopForm = op.getLoopForm();
+  if (instr.loopForm) {
+    BlockArgument box[] = {op.getPointsBegin(), op.getPointsEnd(), op.getLevelsBegin(),
+                           op.getLevelsEnd()};
+    for (auto [slot, argument] : llvm::zip_equal(instr.box, box))
+      slot = argument ? define(argument) : kNoSlot;
+    instr.kblock = op.getKblock();
+    // The C++ backend's work items; every size is valid for loop form.
+    instr.pointsPerItem = 128;
+    if (auto hblock = op->getAttrOfType<IntegerAttr>("hblock"))
+      instr.pointsPerItem = hblock.getInt();
+  }
   Block body;
   if (failed(compileOps(op.getBody().front(), Scope::Kernel, body)))
     return failure();

@@ -203,6 +203,7 @@ private:
   LogicalResult execute(const PointIndexInstr &instr);
   LogicalResult execute(const ValidInstr &instr);
   LogicalResult execute(const LevelInstr &instr);
+  LogicalResult execute(const ForInstr &instr);
   LogicalResult execute(const ReduceInstr &instr);
   LogicalResult execute(const WriteInstr &instr);
   LogicalResult execute(const AllocInstr &instr);
@@ -224,8 +225,9 @@ private:
   LogicalResult inRegion(const std::string &name, llvm::function_ref<LogicalResult()> body);
   Box fullBox(const ArrayInfo &info) const;
   void allocate(ArrayId id, const Box &box);
-  /// The level an access at `offset` from the current level reaches.
-  FailureOr<int64_t> levelOf(const ArrayInfo &info, int64_t offset);
+  /// The level an access at `offset` from the current level (or from the
+  /// explicit level in word slot `explicitLevel`) reaches.
+  FailureOr<int64_t> levelOf(const ArrayInfo &info, int64_t offset, Slot explicitLevel);
 
   LogicalResult fail(const Twine &message);
   LogicalResult outOfRange(ArrayId id, StringRef verb, int64_t h, int64_t n, int64_t k);
@@ -447,9 +449,12 @@ LogicalResult Executor::execute(const IfInstr &instr) {
 // Instructions inside applies and kernels
 //===----------------------------------------------------------------------===//
 
-FailureOr<int64_t> Executor::levelOf(const ArrayInfo &info, int64_t offset) {
+FailureOr<int64_t> Executor::levelOf(const ArrayInfo &info, int64_t offset,
+                                     Slot explicitLevel) {
   if (info.vertical == stn::VerticalKind::None)
     return 0;
+  if (explicitLevel != kNoSlot)
+    return words[explicitLevel].i + offset;
   if (level == kNoLevel)
     return fail(where + " accesses the levels of " + info.description +
                 ", but it runs on no vertical domain");
@@ -487,7 +492,7 @@ LogicalResult Executor::execute(const LoadInstr &instr) {
   int64_t offset = instr.offset;
   if (instr.dynamicOffset != kNoSlot)
     offset += words[instr.dynamicOffset].i;
-  FailureOr<int64_t> k = levelOf(program.arrays[instr.array], offset);
+  FailureOr<int64_t> k = levelOf(program.arrays[instr.array], offset, instr.level);
   if (failed(k))
     return failure();
   if (!array.box.contains(h, *k) || n < 0 || n >= array.sparseSize)
@@ -519,9 +524,35 @@ LogicalResult Executor::execute(const ValidInstr &instr) {
 }
 
 LogicalResult Executor::execute(const LevelInstr &instr) {
+  if (instr.level != kNoSlot) {
+    words[instr.result] = Word::ofInt(signExtend(words[instr.level].i + instr.offset, 32));
+    return success();
+  }
   if (level == kNoLevel)
     return fail("stn.level in " + where + ", which runs on no vertical domain");
   words[instr.result] = Word::ofInt(level + instr.offset);
+  return success();
+}
+
+LogicalResult Executor::execute(const ForInstr &instr) {
+  int64_t step = words[instr.step].i;
+  if (step <= 0)
+    return fail("scf.for with step " + Twine(step) + " in " + where);
+  for (auto [arg, init] : llvm::zip_equal(instr.iterArgs, instr.inits))
+    words[arg] = words[init];
+  llvm::SmallVector<Word, 2> next(instr.yields.size());
+  for (int64_t iv = words[instr.lb].i, ub = words[instr.ub].i; iv < ub; iv += step) {
+    words[instr.iv] = Word::ofInt(iv);
+    if (failed(runBlock(instr.body)))
+      return failure();
+    // Through a copy: a yield may pass one iteration argument into another.
+    for (auto [value, yielded] : llvm::zip_equal(next, instr.yields))
+      value = words[yielded];
+    for (auto [arg, value] : llvm::zip_equal(instr.iterArgs, next))
+      words[arg] = value;
+  }
+  for (auto [result, arg] : llvm::zip_equal(instr.results, instr.iterArgs))
+    words[result] = words[arg];
   return success();
 }
 
@@ -554,7 +585,7 @@ LogicalResult Executor::execute(const WriteInstr &instr) {
     if (h == kMissing)
       return fail(info.description + " written at a missing point in " + where);
   }
-  FailureOr<int64_t> k = levelOf(info, 0);
+  FailureOr<int64_t> k = levelOf(info, 0, instr.level);
   if (failed(k))
     return failure();
   if (!array.box.contains(h, *k))
@@ -702,8 +733,30 @@ LogicalResult Executor::execute(const KernelInstr &instr) {
     Box box = evaluateDomain(instr.domain);
     if (failed(checkDomain(instr.domain, box, nlev + 1)))
       return failure();
-    return forEachPoint(instr.domain, box, instr.point,
-                        [&](int64_t, int64_t) { return runBlock(instr.body); });
+    if (!instr.loopForm)
+      return forEachPoint(instr.domain, box, instr.point,
+                          [&](int64_t, int64_t) { return runBlock(instr.body); });
+    if (box.empty())
+      return success();
+    // Work items: boxes of at most kblock levels and pointsPerItem points.
+    bool hasPoints = instr.box[0] != kNoSlot, hasLevels = instr.box[2] != kNoSlot;
+    int64_t levelsPerItem = hasLevels ? instr.kblock : 1;
+    int64_t pointsPerItem = hasPoints ? instr.pointsPerItem : 1;
+    for (int64_t k = box.kBegin; k < box.kEnd; k += levelsPerItem) {
+      for (int64_t h = box.hBegin; h < box.hEnd; h += pointsPerItem) {
+        if (hasPoints) {
+          words[instr.box[0]] = Word::ofInt(h);
+          words[instr.box[1]] = Word::ofInt(std::min(h + pointsPerItem, box.hEnd));
+        }
+        if (hasLevels) {
+          words[instr.box[2]] = Word::ofInt(k);
+          words[instr.box[3]] = Word::ofInt(std::min(k + levelsPerItem, box.kEnd));
+        }
+        if (failed(runBlock(instr.body)))
+          return failure();
+      }
+    }
+    return success();
   });
 }
 

@@ -1,4 +1,4 @@
-// RUN: %fusec-translate --stn-to-cpp %s -o %t.cpp
+// RUN: %loops-cpp %s | %fusec-translate --stn-to-cpp -o %t.cpp
 // RUN: %fusec-translate --stn-to-header %s -o %t.h
 // RUN: g++ -std=c++17 -O2 -fopenmp -Wall -Werror -I %runtime_include -I %S/Inputs -include %t.h %t.cpp %S/Inputs/missing_neighbours_driver.cpp -o %t.exe
 // RUN: env OMP_NUM_THREADS=2 %t.exe | FileCheck %s

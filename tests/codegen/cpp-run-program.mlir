@@ -1,10 +1,10 @@
-// RUN: %fusec-translate --stn-to-cpp %s -o %t.cpp
+// RUN: %loops-cpp %s | %fusec-translate --stn-to-cpp -o %t.cpp
 // RUN: %fusec-translate --stn-to-header %s -o %t.h
 // RUN: g++ -std=c++17 -O2 -fopenmp -Wall -Werror -I %runtime_include -I %S/Inputs -include %t.h %t.cpp %S/Inputs/program_driver.cpp -o %t.exe
 // RUN: env OMP_NUM_THREADS=2 %t.exe | FileCheck %s
 // The CUDA of the same program, run on the host (cuda-host) with a non-blocking stream: the same
 // results, and every copy and fill of setup is ordered on the caller's stream.
-// RUN: %fusec-translate --stn-to-cuda %s -o %t.cu
+// RUN: %loops-cuda %s | %fusec-translate --stn-to-cuda -o %t.cu
 // RUN: g++ -std=c++17 -O2 -Wall -Werror -DFUSEC_CUDA_HOST -I %runtime_include/fusec/cuda_host -I %runtime_include -I %S/Inputs -include %t.h -x c++ %t.cu -x none %S/Inputs/program_driver.cpp -o %t.cuda.exe
 // RUN: env FUSEC_CUDA_HOST_ORDER=shuffled %t.cuda.exe | FileCheck %s
 

@@ -1,4 +1,4 @@
-// RUN: %fusec-translate --stn-to-cuda %s | FileCheck %s
+// RUN: %loops-cuda %s | %fusec-translate --stn-to-cuda | FileCheck %s
 
 // Neighbour loads through a connectivity without and with `skip`: only the
 // point that can be missing gets a guard. Sparse loads, constant and dynamic
@@ -21,13 +21,18 @@ stn.connectivity @E2C2V : Edge -> Vertex [4] skip
 // CHECK: int64_t e2c_ld,
 // CHECK: const int32_t *__restrict__ e2c2v_table,
 // CHECK: int64_t e2c2v_ld) {
-// CHECK: const int32_t h = h_lb + static_cast<int32_t>(blockIdx.x * kThreadsPerBlock + threadIdx.x);
-// CHECK-NEXT: if (h >= h_ub)
+// A thread's work item: one point and one level (kblock 1).
+// CHECK: const int32_t h_begin = h_lb + static_cast<int32_t>(blockIdx.x * kThreadsPerBlock + threadIdx.x);
+// CHECK-NEXT: if (h_begin >= h_ub)
 // CHECK-NEXT: return;
-// Neighbour indices do not depend on the level: computed before it.
+// CHECK-NEXT: const int32_t h_end = h_begin + 1;
+// CHECK-NEXT: const int32_t k_begin = k_lb + static_cast<int32_t>(blockIdx.y);
+// CHECK-NEXT: const int32_t k_end = k_begin + 1;
+// CHECK-NEXT: for (int32_t h = h_begin; h < h_end; ++h) {
+// Neighbour indices do not depend on the level: hoisted out of its loop.
 // CHECK-NEXT: const int32_t e2c = e2c_table[h + e2c_ld];
 // CHECK-NEXT: const int32_t e2c2v = e2c2v_table[h + 3 * e2c2v_ld];
-// CHECK-NEXT: const int32_t k = k_lb + static_cast<int32_t>(blockIdx.y);
+// CHECK-NEXT: for (int32_t k = k_begin; k < k_end; ++k) {
 // E2C has no skip: a plain load at k - 1.
 // CHECK-NEXT: const double theta_1 = theta[e2c + (k - 1) * cell_ld];
 // E2C2V may be missing: the load gives 0 there.
@@ -41,6 +46,8 @@ stn.connectivity @E2C2V : Edge -> Vertex [4] skip
 // CHECK-NEXT: const double t1 = theta_1 + t0;
 // CHECK-NEXT: const double t2 = t1 + theta_2;
 // CHECK-NEXT: z_out[h + k * edge_ld] = t2;
+// CHECK-NEXT: }
+// CHECK-NEXT: }
 // CHECK-NEXT: }
 
 // The launcher checks the domain, then (timed when timers are on) launches

@@ -1,4 +1,4 @@
-// RUN: %fusec-translate --stn-to-cuda %s | FileCheck %s
+// RUN: %loops-cuda %s | %fusec-translate --stn-to-cuda | FileCheck %s
 
 // Reductions skip missing slots of `skip` connectivities and start from the
 // identity of their fold; at a point that can be missing, a reduction gives
@@ -9,7 +9,7 @@ stn.connectivity @V2E : Vertex -> Edge [6] skip
 stn.connectivity @C2E2C : Cell -> Cell [3] skip
 
 // CHECK-LABEL: rot_1(
-// CHECK: const int32_t k = k_lb + static_cast<int32_t>(blockIdx.y);
+// CHECK: for (int32_t k = k_begin; k < k_end; ++k) {
 // CHECK-NEXT: double sum_v2e = 0.0;
 // CHECK-NEXT: #pragma unroll
 // CHECK-NEXT: for (int32_t j = 0; j < 6; ++j) {
@@ -61,8 +61,10 @@ stn.program @rot(%vn: !stn.field<Edge x K x f64> {stn.name = "vn"},
 // A 2-D kernel: no level anywhere.
 // CHECK-LABEL: static __global__ void __launch_bounds__(kThreadsPerBlock)
 // CHECK-NEXT: folds(
-// CHECK: if (h >= h_ub)
+// CHECK: if (h_begin >= h_ub)
 // CHECK-NEXT: return;
+// CHECK-NEXT: const int32_t h_end = h_begin + 1;
+// CHECK-NEXT: for (int32_t h = h_begin; h < h_end; ++h) {
 // Through a connectivity without skip, and with the neighbour unused, the
 // loop reads no table.
 // CHECK-NEXT: int32_t prod_c2e = 1;

@@ -3,8 +3,8 @@
 // RUN: not %fusec-translate --stn-to-header %s 2>&1 | FileCheck %s
 // RUN: not %fusec-translate --stn-to-fortran %s 2>&1 | FileCheck %s
 
-// Emitters take kernel form only, and say which op or kernel they cannot
-// translate.
+// Emitters take kernel form only (the CUDA and C++ emitters its loop form),
+// and say which op or kernel they cannot translate.
 
 // CHECK: error: module is not in kernel form: found stn.apply
 stn.program @not_lowered(%f: !stn.field<Cell x K x f64> {stn.name = "f"},
@@ -64,12 +64,29 @@ stn.program @"my-program"() {
 
 stn.program @unsigned_division(%o: !stn.field<Cell x i32> {stn.intent = 1 : i32, stn.name = "o"},
     %d: i32, %lo: i32, %hi: i32) {
+  stn.kernel "k" on Cell[%lo : %hi] attributes {loop_form} {
+  ^bb0(%hb: index, %he: index):
+    %c1 = arith.constant 1 : index
+    scf.for %h = %hb to %he step %c1 {
+      %p = stn.point_at %h : !stn.point<Cell>
+      %i = stn.index %p : !stn.point<Cell>
+      // expected-error @+1 {{cannot emit 'arith.divui' on 'i32': it has no C equivalent in fusec's emitters}}
+      %q = arith.divui %i, %d : i32
+      stn.write %q to %o at %p : !stn.point<Cell> : i32, !stn.field<Cell x i32>
+    }
+  }
+  stn.return
+}
+
+// -----
+
+stn.program @not_scheduled(%o: !stn.field<Cell x f64> {stn.intent = 1 : i32, stn.name = "o"},
+    %lo: i32, %hi: i32) {
+  %c0 = arith.constant 0.0 : f64
+  // expected-error @+1 {{kernel 'k' is not in loop form: run stn-lower-to-loops for the}}
   stn.kernel "k" on Cell[%lo : %hi] {
   ^bb0(%p: !stn.point<Cell>):
-    %i = stn.index %p : !stn.point<Cell>
-    // expected-error @+1 {{cannot emit 'arith.divui' on 'i32': it has no C equivalent in fusec's emitters}}
-    %q = arith.divui %i, %d : i32
-    stn.write %q to %o at %p : !stn.point<Cell> : i32, !stn.field<Cell x i32>
+    stn.write %c0 to %o at %p : !stn.point<Cell> : f64, !stn.field<Cell x f64>
   }
   stn.return
 }

@@ -1,17 +1,21 @@
-// RUN: %fusec-translate --stn-to-cuda %s | FileCheck %s --check-prefix=CUDA
-// RUN: %fusec-translate --stn-to-cpp %s | FileCheck %s --check-prefix=CPP
+// RUN: %loops-cuda %s | %fusec-translate --stn-to-cuda | FileCheck %s --check-prefix=CUDA
+// RUN: %loops-cpp %s | %fusec-translate --stn-to-cpp | FileCheck %s --check-prefix=CPP
 
-// The loops around a kernel body: vertical-only, 2-D, 3-D with kblock > 1
-// (on GPUs a level loop per thread after the level-independent work, on CPUs
-// tiles of kblock levels), and half levels (nlev + 1) in the domain check.
+// How each backend cuts a kernel's domain into work items around the loop
+// form of the kernel body (docs/dialect.md): vertical-only, 2-D, 3-D with
+// kblock > 1 (on GPUs a level loop per thread after the level-independent
+// work, on CPUs tiles of kblock levels, each a level loop around a simd loop
+// over points), and half levels (nlev + 1) in the domain check.
 
 stn.connectivity @E2C : Edge -> Cell [2]
 
 // CUDA-LABEL: static __global__ void __launch_bounds__(kThreadsPerBlock)
 // CUDA-NEXT: profile(int32_t k_lb, int32_t k_ub, const double *__restrict__ limit,
-// CUDA: const int32_t k = k_lb + static_cast<int32_t>(blockIdx.x * kThreadsPerBlock + threadIdx.x);
-// CUDA-NEXT: if (k >= k_ub)
+// CUDA: const int32_t k_begin = k_lb + static_cast<int32_t>(blockIdx.x * kThreadsPerBlock + threadIdx.x);
+// CUDA-NEXT: if (k_begin >= k_ub)
 // CUDA-NEXT: return;
+// CUDA-NEXT: const int32_t k_end = k_begin + 1;
+// CUDA-NEXT: for (int32_t k = k_begin; k < k_end; ++k) {
 // CUDA-NEXT: const double limit_1 = limit[k + 1];
 // CUDA-NEXT: const double t0 = limit_1 * 0.5;
 // CUDA-NEXT: scaled[k] = t0;
@@ -26,15 +30,21 @@ stn.connectivity @E2C : Edge -> Cell [2]
 // CUDA-NEXT: dim3(static_cast<unsigned>((k_ub - k_lb + kThreadsPerBlock - 1) / kThreadsPerBlock)),
 
 // CPP-LABEL: static void profile(
-// CPP: #pragma omp simd
-// CPP-NEXT: for (int32_t k = k_lb; k < k_ub; ++k) {
+// CPP: const int32_t k_begin = k_lb;
+// CPP-NEXT: const int32_t k_end = k_ub;
+// CPP-NEXT: #pragma omp simd
+// CPP-NEXT: for (int32_t k = k_begin; k < k_end; ++k) {
 // CPP-NEXT: const double limit_1 = limit[k + 1];
 
 // CUDA-LABEL: interfaces(
-// CUDA: const int32_t h = h_lb + static_cast<int32_t>(blockIdx.x * kThreadsPerBlock + threadIdx.x);
-// CUDA-NEXT: if (h >= h_ub)
+// CUDA: const int32_t h_begin = h_lb + static_cast<int32_t>(blockIdx.x * kThreadsPerBlock + threadIdx.x);
+// CUDA-NEXT: if (h_begin >= h_ub)
 // CUDA-NEXT: return;
-// CUDA-NEXT: const int32_t k = k_lb + static_cast<int32_t>(blockIdx.y);
+// CUDA-NEXT: const int32_t h_end = h_begin + 1;
+// CUDA-NEXT: const int32_t k_begin = k_lb + static_cast<int32_t>(blockIdx.y);
+// CUDA-NEXT: const int32_t k_end = k_begin + 1;
+// CUDA-NEXT: for (int32_t h = h_begin; h < h_end; ++h) {
+// CUDA-NEXT: for (int32_t k = k_begin; k < k_end; ++k) {
 // CUDA-NEXT: const double t0 = static_cast<double>(k);
 // CUDA-NEXT: w[h + k * cell_ld] = t0;
 // CUDA: if (!instance.extents.horizontal_inside(FUSEC_CELL, h_lb, h_ub) ||
@@ -42,23 +52,31 @@ stn.connectivity @E2C : Edge -> Cell [2]
 
 // CPP-LABEL: static void interfaces(
 // CPP: const int32_t h_blocks = (h_ub - h_lb + kHorizontalBlock - 1) / kHorizontalBlock;
+// CPP-NEXT: const int32_t k_tiles = k_ub - k_lb;
 // CPP-NEXT: #pragma omp parallel for collapse(2) schedule(static)
-// CPP-NEXT: for (int32_t k = k_lb; k < k_ub; ++k) {
+// CPP-NEXT: for (int32_t kt = 0; kt < k_tiles; ++kt) {
 // CPP-NEXT: for (int32_t hb = 0; hb < h_blocks; ++hb) {
 // CPP-NEXT: const int32_t h_begin = h_lb + hb * kHorizontalBlock;
 // CPP-NEXT: const int32_t h_end = std::min(h_begin + kHorizontalBlock, h_ub);
+// CPP-NEXT: const int32_t k_begin = k_lb + kt;
+// CPP-NEXT: const int32_t k_end = k_begin + 1;
+// CPP-NEXT: for (int32_t k = k_begin; k < k_end; ++k) {
+// What does not depend on the point leaves the simd loop.
+// CPP-NEXT: const double t0 = static_cast<double>(k);
 // CPP-NEXT: #pragma omp simd
 // CPP-NEXT: for (int32_t h = h_begin; h < h_end; ++h) {
-// CPP-NEXT: const double t0 = static_cast<double>(k);
 // CPP-NEXT: w[h + k * cell_ld] = t0;
 
 // CUDA-LABEL: blocked(
-// CUDA: if (h >= h_ub)
+// CUDA: if (h_begin >= h_ub)
 // CUDA-NEXT: return;
-// CUDA-NEXT: const int32_t e2c = e2c_table[h];
-// CUDA-NEXT: const double area_1 = area[e2c];
+// CUDA-NEXT: const int32_t h_end = h_begin + 1;
 // CUDA-NEXT: const int32_t k_begin = k_lb + static_cast<int32_t>(blockIdx.y) * 4;
 // CUDA-NEXT: const int32_t k_end = min(k_begin + 4, k_ub);
+// CUDA-NEXT: for (int32_t h = h_begin; h < h_end; ++h) {
+// The neighbour index and the 2-D load are hoisted out of the level loop.
+// CUDA-NEXT: const int32_t e2c = e2c_table[h];
+// CUDA-NEXT: const double area_1 = area[e2c];
 // CUDA-NEXT: for (int32_t k = k_begin; k < k_end; ++k) {
 // CUDA-NEXT: const double w_1 = w[e2c + (k + 1) * cell_ld];
 // CUDA-NEXT: const double t0 = w_1 * area_1;
@@ -75,11 +93,11 @@ stn.connectivity @E2C : Edge -> Cell [2]
 // CPP-NEXT: #pragma omp parallel for collapse(2) schedule(static)
 // CPP-NEXT: for (int32_t kt = 0; kt < k_tiles; ++kt) {
 // CPP-NEXT: for (int32_t hb = 0; hb < h_blocks; ++hb) {
+// CPP-NEXT: const int32_t h_begin = h_lb + hb * kHorizontalBlock;
+// CPP-NEXT: const int32_t h_end = std::min(h_begin + kHorizontalBlock, h_ub);
 // CPP-NEXT: const int32_t k_begin = k_lb + kt * 4;
 // CPP-NEXT: const int32_t k_end = std::min(k_begin + 4, k_ub);
 // CPP-NEXT: for (int32_t k = k_begin; k < k_end; ++k) {
-// CPP-NEXT: const int32_t h_begin = h_lb + hb * kHorizontalBlock;
-// CPP-NEXT: const int32_t h_end = std::min(h_begin + kHorizontalBlock, h_ub);
 // CPP-NEXT: #pragma omp simd
 // CPP-NEXT: for (int32_t h = h_begin; h < h_end; ++h) {
 // CPP-NEXT: const int32_t e2c = e2c_table[h];
@@ -102,7 +120,9 @@ stn.connectivity @E2C : Edge -> Cell [2]
 // CPP-NEXT: for (int32_t chunk = block_begin; chunk < block_end; chunk += kHorizontalBlock) {
 // CPP-NEXT: const int32_t h_begin = chunk;
 // CPP-NEXT: const int32_t h_end = std::min(chunk + kHorizontalBlock, block_end);
-// CPP-NEXT: for (int32_t k = k_lb; k < k_ub; ++k) {
+// CPP-NEXT: const int32_t k_begin = k_lb;
+// CPP-NEXT: const int32_t k_end = k_ub;
+// CPP-NEXT: for (int32_t k = k_begin; k < k_end; ++k) {
 // CPP-NEXT: #pragma omp simd
 // CPP-NEXT: for (int32_t h = h_begin; h < h_end; ++h) {
 // CPP-NEXT: const int32_t e2c = e2c_table[h];
@@ -121,11 +141,14 @@ stn.connectivity @E2C : Edge -> Cell [2]
 // CPP-NEXT: blocked(h_lb, h_ub, k_lb, k_ub, area, w, vn, instance.extents.ld[FUSEC_CELL],
 
 // CUDA-LABEL: flat(
-// CUDA: if (h >= h_ub)
+// CUDA: if (h_begin >= h_ub)
 // CUDA-NEXT: return;
+// CUDA-NEXT: const int32_t h_end = h_begin + 1;
+// CUDA-NEXT: for (int32_t h = h_begin; h < h_end; ++h) {
 // CUDA-NEXT: const double area_1 = area[h];
 // CUDA-NEXT: const double t0 = area_1 + area_1;
 // CUDA-NEXT: area2[h] = t0;
+// CUDA-NEXT: }
 // CUDA-NEXT: }
 // CUDA: FUSEC_LAUNCH(flat,
 // CUDA-NEXT: dim3(static_cast<unsigned>((h_ub - h_lb + kThreadsPerBlock - 1) / kThreadsPerBlock)),

@@ -1,5 +1,5 @@
-// RUN: %fusec-translate --stn-to-cuda %s | FileCheck %s --check-prefixes=CHECK,CUDA
-// RUN: %fusec-translate --stn-to-cpp %s | FileCheck %s --check-prefixes=CHECK,CPP
+// RUN: %loops-cuda %s | %fusec-translate --stn-to-cuda | FileCheck %s --check-prefixes=CHECK,CUDA
+// RUN: %loops-cpp %s | %fusec-translate --stn-to-cpp | FileCheck %s --check-prefixes=CHECK,CPP
 
 // The program body runs on the host: scalar arithmetic, scf.if with results,
 // stn.image through a host copy of its table (cached per range), buffers
@@ -43,20 +43,27 @@ stn.connectivity @E2C : Edge -> Cell [2]
 // scf.if in a kernel: results are assigned in both branches; a branch that
 // only writes has no else.
 // CHECK-LABEL: lap(
-// CHECK: const double theta_1 = theta[h + k * cell_ld];
-// CHECK-NEXT: double t0;
+// The level test does not depend on the point: on CPUs it leaves the point loop.
+// CPP: for (int32_t k = k_begin; k < k_end; ++k) {
+// CPP-NEXT: const bool [[LEVEL0:t[0-9]+]] = k == 0;
+// CPP-NEXT: #pragma omp simd
+// CPP-NEXT: for (int32_t h = h_begin; h < h_end; ++h) {
+// CUDA: for (int32_t h = h_begin; h < h_end; ++h) {
+// CUDA-NEXT: for (int32_t k = k_begin; k < k_end; ++k) {
+// CHECK-NEXT: const double theta_1 = theta[h + k * cell_ld];
+// CHECK-NEXT: double [[VALUE:t[0-9]+]];
 // CHECK-NEXT: if (top) {
-// CHECK-NEXT: t0 = theta_1;
+// CHECK-NEXT: [[VALUE]] = theta_1;
 // CHECK-NEXT: } else {
 // CHECK-NEXT: double sum_c2e2co = 0.0;
-// CHECK: t0 = sum_c2e2co;
+// CHECK: [[VALUE]] = sum_c2e2co;
 // CHECK-NEXT: }
-// CHECK-NEXT: const bool t2 = k == 0;
-// CHECK-NEXT: if (t2) {
-// CHECK-NEXT: tmp[h + k * cell_ld] = t0;
+// CUDA-NEXT: const bool [[LEVEL0:t[0-9]+]] = k == 0;
+// CHECK-NEXT: if ([[LEVEL0]]) {
+// CHECK-NEXT: tmp[h + k * cell_ld] = [[VALUE]];
 // CHECK-NEXT: }
-// CHECK-NEXT: const double t3 = t0 * 2.0;
-// CHECK-NEXT: tmp[h + k * cell_ld] = t3;
+// CHECK-NEXT: const double [[TWICE:t[0-9]+]] = [[VALUE]] * 2.0;
+// CHECK-NEXT: tmp[h + k * cell_ld] = [[TWICE]];
 
 // CHECK-LABEL: static int execute_smooth(smooth_handle &instance, double *theta, double *geofac, bool full,
 // CHECK-NEXT: bool top, int32_t lo, int32_t hi) {

@@ -1,4 +1,4 @@
-// RUN: %fusec-translate --stn-to-cuda %s | FileCheck %s
+// RUN: %loops-cuda %s | %fusec-translate --stn-to-cuda | FileCheck %s
 
 // Element types map to double, float, int32_t and bool; math ops call the C
 // function of their precision (sqrt / sqrtf); literals are exact and typed.

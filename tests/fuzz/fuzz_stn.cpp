@@ -67,9 +67,17 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   module->setSymName("fuzz_input");
   std::string text;
   llvm::raw_string_ostream os(text);
-  (void)emitCuda(*module, os);
-  (void)emitCpp(*module, os);
   (void)emitHeader(*module, os);
   (void)emitFortran(*module, os);
+  // Each backend reads the loop form of its own target.
+  for (fusec::ConfigTarget target : {fusec::ConfigTarget::Cuda, fusec::ConfigTarget::Cpp}) {
+    mlir::OwningOpRef<mlir::ModuleOp> scheduled = module->clone();
+    setOptimisationTarget(*scheduled, target);
+    mlir::PassManager loops(&context);
+    buildLoopLoweringPipeline(loops);
+    if (mlir::failed(loops.run(*scheduled)))
+      continue;
+    (void)(target == fusec::ConfigTarget::Cuda ? emitCuda(*scheduled, os) : emitCpp(*scheduled, os));
+  }
   return 0;
 }

@@ -19,7 +19,7 @@ stn.program @wrong_location(%f: !stn.field<Edge x K x f64>, %lo: i32, %hi: i32) 
   %t = stn.apply on Cell[%lo : %hi] K[%lo : %hi] -> !stn.temp<Cell x K x f64> {
   ^bb0(%p: !stn.point<Cell>):
     // expected-error @+1 {{the field lives on Edge but is read at a Cell}}
-    %v = "stn.load"(%f, %p) <{operandSegmentSizes = array<i32: 1, 1, 0, 0>}> : (!stn.field<Edge x K x f64>, !stn.point<Cell>) -> f64
+    %v = "stn.load"(%f, %p) <{operandSegmentSizes = array<i32: 1, 1, 0, 0, 0>}> : (!stn.field<Edge x K x f64>, !stn.point<Cell>) -> f64
     stn.yield %v : f64
   }
   stn.return
@@ -260,4 +260,58 @@ module attributes {stn.target = "fpga"} {
 
 // expected-error @+1 {{unknown attribute 'stn.speed' of the stn dialect}}
 module attributes {stn.speed = 1 : i32} {
+}
+
+// -----
+
+stn.program @loop_form_box(%o: !stn.field<Cell x K x f64>, %lo: i32, %hi: i32) {
+  // expected-error @+1 {{in loop form the region takes the work item's box: begin and end (index) of its points, then of its levels}}
+  stn.kernel "k" on Cell[%lo : %hi] K[%lo : %hi] attributes {loop_form} {
+  ^bb0(%hb: index, %he: index):
+  }
+  stn.return
+}
+
+// -----
+
+stn.program @loop_form_implicit_level(%f: !stn.field<K x f64>, %o: !stn.field<K x f64>,
+    %lo: i32, %hi: i32) {
+  stn.kernel "k" on K[%lo : %hi] attributes {loop_form} {
+  ^bb0(%kb: index, %ke: index):
+    %c1 = arith.constant 1 : index
+    scf.for %k = %kb to %ke step %c1 {
+      // expected-error @+1 {{uses the implicit current level inside a kernel in loop form}}
+      %v = stn.load %f[k] : !stn.field<K x f64>
+      stn.write %v to %o level %k : f64, !stn.field<K x f64>
+    }
+  }
+  stn.return
+}
+
+// -----
+
+stn.program @simd_outside_kernel() {
+  %lo = arith.constant 0 : index
+  %hi = arith.constant 4 : index
+  %c1 = arith.constant 1 : index
+  // expected-error @+1 {{'stn.simd' marks an scf.for inside a kernel}}
+  scf.for %i = %lo to %hi step %c1 {
+  } {stn.simd}
+  stn.return
+}
+
+// -----
+
+stn.program @write_level_without_levels(%o: !stn.field<Cell x f64>, %lo: i32, %hi: i32) {
+  stn.kernel "k" on Cell[%lo : %hi] attributes {loop_form} {
+  ^bb0(%hb: index, %he: index):
+    %c1 = arith.constant 1 : index
+    %x = arith.constant 1.0 : f64
+    scf.for %h = %hb to %he step %c1 {
+      %p = stn.point_at %h : !stn.point<Cell>
+      // expected-error @+1 {{a field without levels is written at no level}}
+      stn.write %x to %o at %p : !stn.point<Cell> level %h : f64, !stn.field<Cell x f64>
+    }
+  }
+  stn.return
 }

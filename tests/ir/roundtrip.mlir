@@ -105,3 +105,32 @@ stn.program @vertical_only(%f: !stn.field<K x f64>, %o: !stn.field<K x f64> {stn
   stn.store %u to %o on K[%c0 : %n] : !stn.temp<K x f64> to !stn.field<K x f64>
   stn.return
 }
+
+// -----
+
+// Loop form: explicit loops over a work item's box, explicit levels.
+// CHECK-LABEL: stn.program @loop_form
+// CHECK: kernel "k" on Cell[%{{.*}} : %{{.*}}] K[%{{.*}} : %{{.*}}] attributes {kblock = 2 : i64, loop_form} {
+// CHECK-NEXT: ^bb0(%h_begin: index, %h_end: index, %k_begin: index, %k_end: index):
+// CHECK: scf.for %[[K:.*]] = %k_begin to %k_end
+// CHECK: %[[P:.*]] = stn.point_at %{{.*}} : <Cell>
+// CHECK-NEXT: stn.load %{{.*}}[%[[P]], %[[K]] + %{{.*}} - 1] : !stn.field<Cell x K x f64>
+// CHECK-NEXT: stn.level(%[[K]]) {offset = 1 : i64}
+// CHECK-NEXT: stn.write %{{.*}} to %{{.*}} at %[[P]] : !stn.point<Cell> level %[[K]] : f64, <Cell x K x f64>
+// CHECK-NEXT: } {stn.simd}
+stn.program @loop_form(%f: !stn.field<Cell x K x f64>, %o: !stn.field<Cell x K x f64>,
+    %lo: i32, %hi: i32, %off: i32) {
+  stn.kernel "k" on Cell[%lo : %hi] K[%lo : %hi] attributes {kblock = 2, loop_form} {
+  ^bb0(%hb: index, %he: index, %kb: index, %ke: index):
+    %c1 = arith.constant 1 : index
+    scf.for %k = %kb to %ke step %c1 {
+      scf.for %h = %hb to %he step %c1 {
+        %p = stn.point_at %h : !stn.point<Cell>
+        %v = stn.load %f[%p, %k + %off - 1] : !stn.field<Cell x K x f64>
+        %l = stn.level(%k) {offset = 1}
+        stn.write %v to %o at %p : !stn.point<Cell> level %k : f64, !stn.field<Cell x K x f64>
+      } {stn.simd}
+    }
+  }
+  stn.return
+}

@@ -379,7 +379,7 @@ void Autotuner::printResults() {
 int Autotuner::run() {
   if (!session.open())
     return 1;
-  if (options.backend == Backend::Interpreter) {
+  if (runsInterpreter(options.backend)) {
     fail("--autotune times compiled code: use --backend cpp or cuda");
     return 1;
   }

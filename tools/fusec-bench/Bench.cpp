@@ -38,9 +38,11 @@ std::vector<std::string> splitList(const std::string &text) {
 
 std::optional<ConfigTarget> configTargetOf(Backend backend) {
   switch (backend) {
-  case Backend::Cpp: return ConfigTarget::Cpp;
+  case Backend::Cpp:
+  case Backend::InterpreterCppLoops: return ConfigTarget::Cpp;
   case Backend::Cuda:
-  case Backend::CudaHost: return ConfigTarget::Cuda;
+  case Backend::CudaHost:
+  case Backend::InterpreterCudaLoops: return ConfigTarget::Cuda;
   case Backend::Interpreter: return std::nullopt;
   }
   return std::nullopt;

@@ -28,7 +28,15 @@
 
 namespace fusec::bench {
 
-enum class Backend { Cpp, Cuda, CudaHost, Interpreter };
+/// What runs the variants: compiled code, or the reference interpreter on
+/// the optimised program-level IR or on the loop form a backend emits.
+enum class Backend { Cpp, Cuda, CudaHost, Interpreter, InterpreterCppLoops, InterpreterCudaLoops };
+
+/// Whether `backend` is the reference interpreter (nothing is compiled).
+inline bool runsInterpreter(Backend backend) {
+  return backend == Backend::Interpreter || backend == Backend::InterpreterCppLoops ||
+         backend == Backend::InterpreterCudaLoops;
+}
 
 struct BenchOptions {
   std::string inputPath;

@@ -98,7 +98,7 @@ bool RankRun::check() {
     return fail("--steps must be at least 1");
   if (options.nproma != 0)
     return fail("--ranks runs the flat layout: leave out --layout blocked:N");
-  if (options.backend == Backend::Interpreter)
+  if (runsInterpreter(options.backend))
     return fail("--ranks runs compiled code: use --backend cpp, cuda or cuda-host");
   if (options.inputs != "random" && options.inputs != "realistic")
     return fail("--ranks generates its inputs: --inputs must be random or realistic");

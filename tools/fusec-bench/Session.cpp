@@ -239,7 +239,7 @@ bool BenchSession::makeInputSource() {
 }
 
 bool BenchSession::findCompiler() {
-  if (options.backend == Backend::Interpreter || options.emitOnly)
+  if (runsInterpreter(options.backend) || options.emitOnly)
     return true;
   auto find = [&](bool fma) {
     return options.backend == Backend::Cuda
@@ -287,10 +287,12 @@ RunDescription BenchSession::describe() const {
   description.nlev = nlev;
   description.inputs = options.inputs;
   description.seed = options.seed;
-  description.backend = options.backend == Backend::Cpp        ? "cpp"
-                        : options.backend == Backend::Cuda     ? "cuda"
-                        : options.backend == Backend::CudaHost ? "cuda-host"
-                                                               : "interp";
+  description.backend = options.backend == Backend::Cpp                    ? "cpp"
+                        : options.backend == Backend::Cuda                 ? "cuda"
+                        : options.backend == Backend::CudaHost             ? "cuda-host"
+                        : options.backend == Backend::InterpreterCppLoops  ? "interp-cpp"
+                        : options.backend == Backend::InterpreterCudaLoops ? "interp-cuda"
+                                                                           : "interp";
   description.threads = omp_get_max_threads();
   description.fma = options.fma;
   description.timedWithFma = timedCompiler.has_value();
@@ -336,14 +338,21 @@ std::unique_ptr<Variant> BenchSession::compile(const std::string &name,
     progress.note("fusec-bench: error: pipeline '" + name + "': " + variant->error);
     return std::move(variant);
   };
-  bool native = options.backend != Backend::Interpreter;
+  // Every backend but `interp` runs a target's loop form (the interp-* ones in the interpreter).
+  bool lower = options.backend != Backend::Interpreter;
   if (std::optional<ConfigTarget> target = configTargetOf(options.backend))
     setOptimisationTarget(*variant->module, *target);
   std::string error;
   if (mlir::failed(runPipelines(*variant->module, restrictTo(config, *module, *variant->module),
-                                /*lower=*/native, error)))
+                                lower, error)))
     return failed(error);
-  if (!native) {
+  if (lower) {
+    mlir::PassManager loops(&context);
+    buildLoopLoweringPipeline(loops);
+    if (mlir::failed(loops.run(*variant->module)))
+      return failed("lowering to loops failed");
+  }
+  if (runsInterpreter(options.backend)) {
     variant->interpreter = std::make_unique<Interpreter>(*variant->module, mesh, nlev);
     return variant;
   }
@@ -399,8 +408,11 @@ bool BenchSession::unchangedFromNone(const Variant &variant, const std::string &
   if (options.backend != Backend::Interpreter) {
     if (!loweredOracle) {
       loweredOracle = oracleModule->clone();
+      if (std::optional<ConfigTarget> target = configTargetOf(options.backend))
+        setOptimisationTarget(*loweredOracle, *target);
       mlir::PassManager pm(&context);
       buildKernelLoweringPipeline(pm);
+      buildLoopLoweringPipeline(pm);
       if (mlir::failed(pm.run(*loweredOracle)))
         return false;
     }

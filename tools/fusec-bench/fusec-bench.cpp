@@ -67,7 +67,11 @@ cl::opt<fusec::bench::Backend> backend(
                           "threads in the order $FUSEC_CUDA_HOST_ORDER names (forward, reverse, "
                           "shuffled), device memory has guard pages"),
                clEnumValN(fusec::bench::Backend::Interpreter, "interp",
-                          "the reference interpreter on the optimised program-level IR")),
+                          "the reference interpreter on the optimised program-level IR"),
+               clEnumValN(fusec::bench::Backend::InterpreterCppLoops, "interp-cpp",
+                          "the reference interpreter on the loop form the C++ backend prints"),
+               clEnumValN(fusec::bench::Backend::InterpreterCudaLoops, "interp-cuda",
+                          "the reference interpreter on the loop form the CUDA backend prints")),
     cl::init(fusec::bench::Backend::Cpp), cl::sub(runCommand), cl::cat(category));
 cl::opt<std::string> grid("grid",
                           cl::desc("rNbK, lam-rNbK[:radius[@lat,lon]] or an ICON grid "

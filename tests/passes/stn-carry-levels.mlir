@@ -1,81 +1,69 @@
-// RUN: %fusec-translate --stn-to-cuda %s | FileCheck %s --check-prefix=CUDA
-// RUN: %fusec-translate --stn-to-cpp %s | FileCheck %s --check-prefix=CPP
+// RUN: %fusec-opt %s --stn-lower-to-loops=target=cuda --stn-hoist-loop-invariant --stn-carry-levels | FileCheck %s
+// RUN: %fusec-opt %s -stn-k-blocking="block=4 carry=false" --stn-lower-to-loops=target=cuda --stn-carry-levels | FileCheck %s --check-prefix=OFF
+// RUN: %fusec-opt %s --stn-lower-to-loops=target=cpp --stn-hoist-loop-invariant --stn-carry-levels | FileCheck %s --check-prefix=CPP
 
-// Level loops (kblock > 1) take what the level below computed instead of
-// computing it again: a `k - 1` reduction or expression is the `k` one a
-// level down. CUDA keeps it in a register and also carries plain loads;
-// C++ keeps it per point in an array and reads plain loads again (the level
-// below is still in the L1 cache). The first level of a block computes
-// everything.
+// Level loops of a work item with kblock > 1 take what the level below
+// computed instead of computing it again: a `k - 1` load, reduction or
+// expression is the `k` one a level down. The first level is peeled off and
+// computes everything; the loop over the others carries the values in
+// iter_args.
+
+// The whole `k - 1` quotient is carried, so the steady loop drops its
+// reduction; the `k - 1` load of kh is carried too.
+// CHECK-LABEL: kernel "carried"
+// CHECK: ^bb0(%[[HB:.*]]: index, %[[HE:.*]]: index, %[[KB:.*]]: index, %[[KE:.*]]: index):
+// CHECK: scf.for %[[H:.*]] = %[[HB]] to %[[HE]]
+// CHECK-NEXT: %[[P:.*]] = stn.point_at %[[H]]
+// The first level, at k_begin.
+// CHECK: stn.load %vn[%{{.*}}, %[[KB]]]
+// CHECK: stn.load %vn[%{{.*}}, %[[KB]] - 1]
+// CHECK: %[[S:.*]] = stn.load %scale[%[[KB]]]
+// CHECK: %[[Q:.*]] = arith.divf %{{.*}}, %[[S]] : f64
+// CHECK: %[[X:.*]] = stn.load %kh[%[[P]], %[[KB]]]
+// CHECK: stn.load %kh[%[[P]], %[[KB]] - 1]
+// CHECK: stn.write %{{.*}} to %out at %[[P]] : !stn.point<Cell> level %[[KB]]
+// CHECK: %[[NEXT:.*]] = arith.addi %[[KB]], %{{.*}} : index
+// CHECK: scf.for %[[K:.*]] = %[[NEXT]] to %[[KE]] step %{{.*}} iter_args(%[[QB:.*]] = %[[Q]], %[[XB:.*]] = %[[X]]) -> (f64, f64) {
+// CHECK-NOT: - 1]
+// CHECK: %[[Q2:.*]] = arith.divf
+// CHECK: %[[X2:.*]] = stn.load %kh[%[[P]], %[[K]]]
+// CHECK: arith.addf %[[Q2]], %[[QB]] : f64
+// CHECK: arith.addf %[[X2]], %[[XB]] : f64
+// CHECK: stn.write %{{.*}} level %[[K]]
+// CHECK-NEXT: scf.yield %[[Q2]], %[[X2]] : f64, f64
+
+// Nothing is carried between values two levels apart, or when the two sides
+// differ in something other than their level.
+// CHECK-LABEL: kernel "not_carried"
+// CHECK-NOT: iter_args
+// CHECK-LABEL: kernel "single_level"
+// CHECK-NOT: iter_args
+
+// carry=false (no_level_carry) keeps every level's work.
+// OFF-LABEL: kernel "carried"
+// OFF-NOT: iter_args
+// OFF-LABEL: kernel "not_carried"
+
+// On CPUs the points are inside the level loop: only what does not depend on
+// the point (here scale, a vertical-only field) can be carried.
+// CPP-LABEL: kernel "carried"
+// CPP: %[[S:.*]] = stn.load %scale[%[[KB:.*]]] : !stn.field<K x f64>
+// CPP: scf.for
+// CPP: } {stn.simd}
+// CPP: scf.for %[[K:.*]] = %{{.*}} to %{{.*}} step %{{.*}} iter_args(%[[SB:.*]] = %[[S]]) -> (f64) {
+// CPP: %[[S2:.*]] = stn.load %scale[%[[K]]]
+// CPP: arith.divf %{{.*}}, %[[SB]] : f64
+// CPP: } {stn.simd}
+// CPP-NEXT: scf.yield %[[S2]] : f64
 
 stn.connectivity @C2E : Cell -> Edge [3]
 
 // The whole `k - 1` quotient is carried, so the level loop drops its
 // reduction too.
-// CUDA-LABEL: carried(int32_t h_lb
-// CUDA: const int32_t k_end = min(k_begin + 4, k_ub);
-// CUDA-NEXT: double carry;
-// CUDA-NEXT: double carry_1;
-// CUDA-NEXT: {
-// CUDA-NEXT: const int32_t k = k_begin;
-// CUDA: const double vn_1 = vn[c2e + k * edge_ld];
-// CUDA: const double vn_2 = vn[c2e_1 + (k - 1) * edge_ld];
-// CUDA: const double scale_1 = scale[k];
-// CUDA-NEXT: const double scale_2 = scale[k - 1];
-// CUDA-NEXT: const double [[HERE:t[0-9]+]] = sum_c2e / scale_1;
-// CUDA: const double kh_1 = kh[h + k * cell_ld];
-// CUDA-NEXT: const double kh_2 = kh[h + (k - 1) * cell_ld];
-// CUDA: carry = [[HERE]];
-// CUDA-NEXT: carry_1 = kh_1;
-// CUDA-NEXT: }
-// CUDA-NEXT: for (int32_t k = k_begin + 1; k < k_end; ++k) {
-// CUDA-NOT: k - 1
-// CUDA: const double [[HERE2:t[0-9]+]] = sum_c2e_2 / scale_3;
-// CUDA-NEXT: const double {{t[0-9]+}} = carry;
-// CUDA-NEXT: const double kh_3 = kh[h + k * cell_ld];
-// CUDA-NEXT: const double {{t[0-9]+}} = carry_1;
-// CUDA-NOT: k - 1
-// CUDA: carry = [[HERE2]];
-// CUDA-NEXT: carry_1 = kh_3;
-// CUDA-NEXT: }
-// CUDA-NEXT: }
 
-// CPP-LABEL: static void carried(
-// CPP: const int32_t h_end = std::min(h_begin + kHorizontalBlock, h_ub);
-// CPP-NEXT: double carry[kHorizontalBlock];
-// CPP-NEXT: {
-// CPP-NEXT: const int32_t k = k_begin;
-// CPP-NEXT: #pragma omp simd
-// CPP-NEXT: for (int32_t h = h_begin; h < h_end; ++h) {
-// CPP: const double [[HERE:t[0-9]+]] = sum_c2e / scale_1;
-// CPP: carry[h - h_begin] = [[HERE]];
-// CPP-NEXT: }
-// CPP-NEXT: }
-// CPP-NEXT: for (int32_t k = k_begin + 1; k < k_end; ++k) {
-// CPP-NEXT: #pragma omp simd
-// CPP-NEXT: for (int32_t h = h_begin; h < h_end; ++h) {
-// CPP-NOT: vn[c2e_{{[0-9]+}} + (k - 1)
-// CPP: const double [[HERE2:t[0-9]+]] = sum_c2e_2 / scale_3;
-// CPP-NEXT: const double {{t[0-9]+}} = carry[h - h_begin];
-// CPP: const double kh_4 = kh[h + (k - 1) * cell_ld];
-// CPP: carry[h - h_begin] = [[HERE2]];
-// CPP-NEXT: }
-// CPP-NEXT: }
 
 // Nothing is carried with one level per thread, between values two levels
 // apart, or when the two sides differ in something other than their level.
-// CUDA-LABEL: not_carried(
-// CUDA-NOT: carry
-// CUDA: FUSEC_LAUNCH(not_carried,
-// CPP-LABEL: static void not_carried(
-// CPP-NOT: carry
-// CPP: static int launch_not_carried(
-// CUDA-LABEL: single_level(
-// CUDA-NOT: carry
-// CUDA: FUSEC_LAUNCH(single_level,
-// CPP-LABEL: static void single_level(
-// CPP-NOT: carry
-// CPP: static int launch_single_level(
 
 stn.program @levels(%vn: !stn.field<Edge x K x f64> {stn.name = "vn"},
     %geofac: !stn.field<Cell x C2E[3] x f64> {stn.name = "geofac"},

@@ -1,0 +1,149 @@
+//===- LowerToLoops.cpp - kernel form to explicit loops per target --------===//
+
+#include "passes/CostModel.h"
+#include "passes/Passes.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/IR/Builders.h"
+
+namespace fusec {
+#define GEN_PASS_DEF_LOWERTOLOOPS
+#include "passes/Passes.h.inc"
+} // namespace fusec
+
+using namespace mlir;
+using namespace fusec;
+using namespace fusec::stn;
+
+namespace {
+
+bool hasLevels(Value field) {
+  return FieldShape::of(field.getType()).vertical != VerticalKind::None;
+}
+
+/// Fails at the first use of the current level in a kernel without levels.
+LogicalResult checkLevelsExist(KernelOp kernel) {
+  if (kernel.getKlb())
+    return success();
+  WalkResult result = kernel.getBody().walk([&](Operation *op) {
+    Value field;
+    if (auto load = dyn_cast<LoadOp>(op))
+      field = load.getField();
+    else if (auto write = dyn_cast<WriteOp>(op))
+      field = write.getField();
+    if (!isa<LevelOp>(op) && !(field && hasLevels(field)))
+      return WalkResult::advance();
+    op->emitError() << "kernel '" << kernel.getName()
+                    << "' has no vertical range but uses the current level";
+    return WalkResult::interrupt();
+  });
+  return failure(result.wasInterrupted());
+}
+
+/// Gives every level access inside `block` the explicit level `level`.
+void makeLevelsExplicit(Block &block, Value level) {
+  block.walk([&](Operation *op) {
+    if (auto load = dyn_cast<LoadOp>(op)) {
+      if (hasLevels(load.getField()))
+        load.getLevelMutable().assign(level);
+    } else if (auto write = dyn_cast<WriteOp>(op)) {
+      if (hasLevels(write.getField()))
+        write.getLevelMutable().assign(level);
+    } else if (auto levelOp = dyn_cast<LevelOp>(op)) {
+      levelOp.getLevelMutable().assign(level);
+    }
+  });
+}
+
+/// Rewrites `kernel` into loop form; `levelsOutside` is ICON's CPU order.
+LogicalResult lowerKernel(KernelOp kernel, bool levelsOutside) {
+  if (failed(checkLevelsExist(kernel)))
+    return failure();
+  Location loc = kernel.getLoc();
+  MLIRContext *context = kernel.getContext();
+  Block &old = kernel.getBody().front();
+  BlockArgument point = kernel.getPoint();
+  bool points = kernel.getHlb() != nullptr, levels = kernel.getKlb() != nullptr;
+
+  auto *box = new Block();
+  kernel.getBody().push_back(box);
+  IndexType index = IndexType::get(context);
+  Value hBegin, hEnd, kBegin, kEnd;
+  if (points) {
+    hBegin = box->addArgument(index, loc);
+    hEnd = box->addArgument(index, loc);
+  }
+  if (levels) {
+    kBegin = box->addArgument(index, loc);
+    kEnd = box->addArgument(index, loc);
+  }
+  OpBuilder builder = OpBuilder::atBlockEnd(box);
+  Value one = builder.create<arith::ConstantIndexOp>(loc, 1);
+  auto simd = [&](scf::ForOp loop) { loop->setAttr(StnDialect::kSimdAttr, UnitAttr::get(context)); };
+
+  // The loops, outermost first; the body goes into the innermost.
+  Value levelIv, pointIv;
+  Block *innermost = box;
+  auto openLoop = [&](Value begin, Value end) {
+    if (innermost == box)
+      builder.setInsertionPointToEnd(box);
+    else
+      builder.setInsertionPoint(innermost->getTerminator());
+    auto loop = builder.create<scf::ForOp>(loc, begin, end, one);
+    innermost = loop.getBody();
+    return loop;
+  };
+  if (levels && (levelsOutside || !points)) {
+    scf::ForOp loop = openLoop(kBegin, kEnd);
+    levelIv = loop.getInductionVar();
+    if (!points && levelsOutside)
+      simd(loop);
+  }
+  if (points) {
+    scf::ForOp loop = openLoop(hBegin, hEnd);
+    pointIv = loop.getInductionVar();
+    if (levelsOutside)
+      simd(loop);
+    builder.setInsertionPoint(innermost->getTerminator());
+    Value current = builder.create<PointAtOp>(loc, point.getType(), pointIv);
+    point.replaceAllUsesWith(current);
+  }
+  if (levels && !levelIv)
+    levelIv = openLoop(kBegin, kEnd).getInductionVar();
+
+  Operation *yield = innermost->getTerminator();
+  innermost->getOperations().splice(yield->getIterator(), old.getOperations(), old.begin(),
+                                    std::prev(old.end()));
+  if (levelIv)
+    makeLevelsExplicit(*innermost, levelIv);
+  builder.setInsertionPointToEnd(box);
+  builder.create<YieldOp>(loc);
+  old.erase();
+  kernel.setLoopForm(true);
+  return success();
+}
+
+struct LowerToLoopsPass : public fusec::impl::LowerToLoopsBase<LowerToLoopsPass> {
+  using LowerToLoopsBase::LowerToLoopsBase;
+
+  void runOnOperation() override {
+    ModuleOp module = getOperation();
+    std::string chosen = target.empty() ? targetOf(module).str() : target.getValue();
+    if (chosen != "cpp" && chosen != "cuda") {
+      module.emitError() << "stn-lower-to-loops: unknown target '" << chosen
+                         << "' (expected cpp or cuda)";
+      return signalPassFailure();
+    }
+    SmallVector<KernelOp> kernels;
+    module.walk([&](KernelOp kernel) {
+      if (!kernel.getLoopForm())
+        kernels.push_back(kernel);
+    });
+    for (KernelOp kernel : kernels)
+      if (failed(lowerKernel(kernel, /*levelsOutside=*/chosen == "cpp")))
+        return signalPassFailure();
+  }
+};
+
+} // namespace

@@ -1,0 +1,55 @@
+// RUN: %fusec-opt %s -stn-lower-to-loops=target=cuda -stn-hoist-loop-invariant | FileCheck %s
+// RUN: %fusec-opt %s -stn-lower-to-loops=target=cpp -stn-hoist-loop-invariant | FileCheck %s --check-prefix=CPP
+
+// Work that does not change inside a loop leaves it. On GPUs the neighbour
+// index, the 2-D coefficient and their product, and a 2-D field leave the
+// level loop; the loads at the level and the write stay.
+// CHECK-LABEL: kernel "edge_to_cell"
+// CHECK: scf.for %[[H:.*]] = %h_begin to %h_end
+// CHECK-NEXT: %[[P:.*]] = stn.point_at %[[H]]
+// CHECK-NEXT: %[[N:.*]] = stn.neighbor %[[P]] through @E2C
+// CHECK-NEXT: %[[A:.*]] = stn.load %area[%[[N]]]
+// CHECK-NEXT: %[[A2:.*]] = arith.mulf %[[A]], %[[A]]
+// CHECK-NEXT: %[[D:.*]] = stn.load %acc2d[%[[P]]]
+// CHECK-NEXT: scf.for %[[K:.*]] = %k_begin to %k_end
+// CHECK-NEXT: %[[W:.*]] = stn.load %w[%[[N]], %[[K]] + 1]
+// CHECK-NEXT: %[[C:.*]] = stn.load %acc[%[[P]], %[[K]]]
+// CHECK-NEXT: stn.load %scale[%[[K]]]
+// CHECK-NEXT: arith.mulf %[[W]], %[[A2]]
+// CHECK: stn.write %{{.*}} to %acc at %[[P]] : !stn.point<Edge> level %[[K]]
+
+// On CPUs the points are inside: only what does not depend on the point
+// leaves the simd loop (the vertical-only load at the level).
+// CPP-LABEL: kernel "edge_to_cell"
+// CPP: scf.for %[[K:.*]] = %k_begin to %k_end
+// CPP-NEXT: %[[S:.*]] = stn.load %scale[%[[K]]]
+// CPP-NEXT: scf.for %[[H:.*]] = %h_begin to %h_end
+// CPP-NEXT: stn.point_at %[[H]]
+// CPP-NEXT: stn.neighbor
+stn.connectivity @E2C : Edge -> Cell [2]
+
+stn.program @hoist(%area: !stn.field<Cell x f64> {stn.name = "area"},
+    %w: !stn.field<Cell x KHalf x f64> {stn.name = "w"},
+    %scale: !stn.field<K x f64> {stn.name = "scale"},
+    %acc2d: !stn.field<Edge x f64> {stn.name = "acc2d"},
+    %acc: !stn.field<Edge x K x f64> {stn.intent = 2 : i32, stn.name = "acc"},
+    %lo: i32, %hi: i32) {
+  %c0 = arith.constant 0 : index
+  %n = stn.nlev : i32
+  stn.kernel "edge_to_cell" on Edge[%lo : %hi] K[%lo : %n] attributes {kblock = 4} {
+  ^bb0(%p: !stn.point<Edge>):
+    %nb = stn.neighbor %p through @E2C [%c0] : !stn.point<Edge> -> !stn.point<Cell>
+    %a = stn.load %area[%nb] : !stn.field<Cell x f64>
+    %a2 = arith.mulf %a, %a : f64
+    %d = stn.load %acc2d[%p] : !stn.field<Edge x f64>
+    %wv = stn.load %w[%nb, k + 1] : !stn.field<Cell x KHalf x f64>
+    %c = stn.load %acc[%p, k] : !stn.field<Edge x K x f64>
+    %s = stn.load %scale[k] : !stn.field<K x f64>
+    %m = arith.mulf %wv, %a2 : f64
+    %m2 = arith.mulf %m, %s : f64
+    %m3 = arith.addf %m2, %d : f64
+    %r = arith.addf %m3, %c : f64
+    stn.write %r to %acc at %p : !stn.point<Edge> : f64, !stn.field<Edge x K x f64>
+  }
+  stn.return
+}

@@ -1,0 +1,82 @@
+// RUN: %fusec-opt %s -split-input-file -stn-lower-to-loops=target=cpp | FileCheck %s --check-prefix=CPP
+// RUN: %fusec-opt %s -split-input-file -stn-lower-to-loops=target=cuda | FileCheck %s --check-prefix=CUDA
+// RUN: %fusec-opt %s -split-input-file -stn-lower-to-loops | FileCheck %s --check-prefix=CUDA
+
+// A kernel's region becomes one work item, a box of points and levels, and
+// iterates it with explicit loops; level accesses take the level loop's
+// induction variable. C++: ICON's order, levels outside and a simd loop over
+// points inside. CUDA (also the default target of a module without
+// stn.target): a point per work item outside, its levels inside.
+
+// CPP-LABEL: kernel "scale"
+// CPP-SAME: loop_form}
+// CPP-NEXT: ^bb0(%[[HB:h_begin]]: index, %[[HE:h_end]]: index, %[[KB:k_begin]]: index, %[[KE:k_end]]: index):
+// CPP-NEXT: %[[ONE:.*]] = arith.constant 1 : index
+// CPP-NEXT: scf.for %[[K:.*]] = %[[KB]] to %[[KE]] step %[[ONE]] {
+// CPP-NEXT: scf.for %[[H:.*]] = %[[HB]] to %[[HE]] step %[[ONE]] {
+// CPP-NEXT: %[[P:.*]] = stn.point_at %[[H]] : <Edge>
+// CPP-NEXT: %[[V:.*]] = stn.load %vn[%[[P]], %[[K]] - 1] : !stn.field<Edge x K x f64>
+// CPP-NEXT: %[[L:.*]] = stn.level(%[[K]]) {offset = 2 : i64}
+// CPP-NEXT: stn.write %[[V]] to %out at %[[P]] : !stn.point<Edge> level %[[K]] : f64, <Edge x K x f64>
+// CPP-NEXT: } {stn.simd}
+// CPP-NEXT: }
+
+// CUDA-LABEL: kernel "scale"
+// CUDA-NEXT: ^bb0(%[[HB:h_begin]]: index, %[[HE:h_end]]: index, %[[KB:k_begin]]: index, %[[KE:k_end]]: index):
+// CUDA-NEXT: %[[ONE:.*]] = arith.constant 1 : index
+// CUDA-NEXT: scf.for %[[H:.*]] = %[[HB]] to %[[HE]] step %[[ONE]] {
+// CUDA-NEXT: %[[P:.*]] = stn.point_at %[[H]] : <Edge>
+// CUDA-NEXT: scf.for %[[K:.*]] = %[[KB]] to %[[KE]] step %[[ONE]] {
+// CUDA-NEXT: stn.load %vn[%[[P]], %[[K]] - 1]
+// CUDA-NOT: stn.simd
+// CUDA: return
+stn.program @scale(%vn: !stn.field<Edge x K x f64> {stn.name = "vn"},
+    %out: !stn.field<Edge x K x f64> {stn.intent = 1 : i32, stn.name = "out"}, %lo: i32, %hi: i32) {
+  %n = stn.nlev : i32
+  stn.kernel "scale" on Edge[%lo : %hi] K[%lo : %n] {
+  ^bb0(%p: !stn.point<Edge>):
+    %v = stn.load %vn[%p, k - 1] : !stn.field<Edge x K x f64>
+    %l = stn.level {offset = 2}
+    stn.write %v to %out at %p : !stn.point<Edge> : f64, !stn.field<Edge x K x f64>
+  }
+  stn.return
+}
+
+// -----
+
+// A 2-D kernel has only the point loop, a vertical-only kernel only the
+// level loop (a simd loop on CPUs: its levels are the unit-stride index).
+
+// CPP-LABEL: kernel "flat"
+// CPP-NEXT: ^bb0(%[[HB:h_begin]]: index, %[[HE:h_end]]: index):
+// CPP: scf.for %{{.*}} = %[[HB]] to %[[HE]]
+// CPP: stn.write
+// CPP-NEXT: } {stn.simd}
+// CPP-LABEL: kernel "column"
+// CPP-NEXT: ^bb0(%[[KB:k_begin]]: index, %[[KE:k_end]]: index):
+// CPP: scf.for %[[K:.*]] = %[[KB]] to %[[KE]]
+// CPP-NEXT: stn.load %limit[%[[K]] + 1]
+// CPP: stn.write %{{.*}} to %scaled level %[[K]] : f64, <K x f64>
+// CPP-NEXT: } {stn.simd}
+
+// CUDA-LABEL: kernel "flat"
+// CUDA: scf.for
+// CUDA-NOT: stn.simd
+// CUDA-LABEL: kernel "column"
+// CUDA: scf.for
+// CUDA-NOT: stn.simd
+stn.program @shapes(%area: !stn.field<Cell x f64> {stn.name = "area"},
+    %area2: !stn.field<Cell x f64> {stn.intent = 1 : i32, stn.name = "area2"},
+    %limit: !stn.field<K x f64> {stn.name = "limit"},
+    %scaled: !stn.field<K x f64> {stn.intent = 1 : i32, stn.name = "scaled"}, %lo: i32, %hi: i32) {
+  stn.kernel "flat" on Cell[%lo : %hi] {
+  ^bb0(%p: !stn.point<Cell>):
+    %a = stn.load %area[%p] : !stn.field<Cell x f64>
+    stn.write %a to %area2 at %p : !stn.point<Cell> : f64, !stn.field<Cell x f64>
+  }
+  stn.kernel "column" on K[%lo : %hi] {
+    %l = stn.load %limit[k + 1] : !stn.field<K x f64>
+    stn.write %l to %scaled : f64, !stn.field<K x f64>
+  }
+  stn.return
+}
