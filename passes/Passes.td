@@ -199,14 +199,15 @@ def RemoveRedundantArrays : Pass<"stn-remove-redundant-arrays", "::mlir::ModuleO
 def KBlocking : Pass<"stn-k-blocking", "::mlir::ModuleOp"> {
   let summary = "Each thread computes a block of consecutive levels";
   let description = [{
-    Sets `kblock` on applications (or kernels) with levels. The emitters then
-    give each thread `block` consecutive levels: work that does not depend on
-    the level (neighbour indices, 2-D coefficients) is computed once per
-    thread, and a value needed at `k-1` (a load, or a whole reduction or
-    expression over `k-1` reads) that the thread computed at `k` one
-    iteration earlier stays in a register (on CPUs, in a per-point array;
-    plain loads are read again there). `carry=false` sets `no_level_carry`
-    and recomputes those values instead, to measure what carrying gains.
+    Sets `kblock` on applications (or kernels) with levels: each work item
+    (a CUDA thread, an OpenMP iteration) computes `block` consecutive levels,
+    so in loop form its level loop runs `block` times. Work that does not
+    depend on the level then leaves the loop (`stn-hoist-loop-invariant`),
+    and a value needed at `k-1` (a load, or a whole reduction or expression
+    over `k-1` reads) that the work item computed at `k` one iteration
+    earlier is carried (`stn-carry-levels`). `carry=false` sets
+    `no_level_carry` and recomputes those values instead, to measure what
+    carrying gains.
     Whether k-blocking pays differs per
     kernel, so it is not part of `fuse-all`: choose it per stencil (option
     `stencils`, a regular expression over application names) from
