@@ -68,10 +68,12 @@ static std::string shortestFloat(double value, bool single) {
 }
 
 static std::string floatLiteral(const APFloat &value, bool single) {
+  // NAN and INFINITY are floats: as an argument next to a double, `fmax(-INFINITY, x)` would
+  // pick a mixed-type overload (a host-only one under nvcc), so doubles get double constants.
   if (value.isNaN())
-    return "NAN";
+    return single ? "NAN" : "static_cast<double>(NAN)";
   if (value.isInfinity())
-    return value.isNegative() ? "-INFINITY" : "INFINITY";
+    return std::string(value.isNegative() ? "-" : "") + (single ? "INFINITY" : "HUGE_VAL");
   return shortestFloat(single ? value.convertToFloat() : value.convertToDouble(), single);
 }
 
@@ -132,9 +134,9 @@ std::string reductionIdentity(stn::ReduceKind kind, Type type) {
     case K::Prod:
       return type.isF32() ? "1.0f" : "1.0";
     case K::Min:
-      return "INFINITY";
+      return type.isF32() ? "INFINITY" : "HUGE_VAL";
     case K::Max:
-      return "-INFINITY";
+      return type.isF32() ? "-INFINITY" : "-HUGE_VAL";
     }
   }
   bool wide = type.isSignlessInteger(64);

@@ -24,7 +24,7 @@ static const char *const kCReserved[] = {
     "template", "this", "thread_local", "throw", "true", "try", "typedef", "typeid",
     "typename", "union", "unsigned", "using", "virtual", "void", "volatile", "while", "xor",
     "_Bool", "main", "std", "fusec", "int8_t", "int16_t", "int32_t", "int64_t", "uint8_t",
-    "uint16_t", "uint32_t", "uint64_t", "size_t", "ptrdiff_t", "INFINITY", "NAN",
+    "uint16_t", "uint32_t", "uint64_t", "size_t", "ptrdiff_t", "INFINITY", "HUGE_VAL", "NAN",
     "INT32_MIN", "INT32_MAX", "INT64_MIN", "INT64_MAX", "INT64_C", "NULL", "assert", "errno",
     "dim3", "threadIdx", "blockIdx", "blockDim", "gridDim", "warpSize", "min", "max",
     "cudaStream_t", "fusec_mesh", "fusec_connectivity", "fusec_location",

@@ -725,6 +725,32 @@ static bool isCurrentPoint(KernelOp kernel, Value point) {
   return point == kernel.getPoint();
 }
 
+/// Whether a load of some field follows a write of it in one iteration of
+/// `block`: the kernel region in kernel form, each loop body in loop form (a
+/// level peeled off by stn-carry-levels writes before the loop over the next
+/// levels reads, which is another iteration).
+static bool writesBeforeLoads(Block &block) {
+  SmallVector<Value> written;
+  for (Operation &op : block) {
+    if (auto loop = dyn_cast<scf::ForOp>(op)) {
+      if (writesBeforeLoads(*loop.getBody()))
+        return true;
+      continue;
+    }
+    WalkResult order = op.walk([&](Operation *inner) {
+      if (auto write = dyn_cast<WriteOp>(inner))
+        written.push_back(write.getField());
+      else if (auto load = dyn_cast<LoadOp>(inner);
+               load && llvm::is_contained(written, load.getField()))
+        return WalkResult::interrupt();
+      return WalkResult::advance();
+    });
+    if (order.wasInterrupted())
+      return true;
+  }
+  return false;
+}
+
 LogicalResult KernelOp::verify() {
   if (failed(verifyBoundsPaired(*this, getHlb(), getHub(), "horizontal")) ||
       failed(verifyBoundsPaired(*this, getKlb(), getKub(), "vertical")))
@@ -769,14 +795,8 @@ LogicalResult KernelOp::verify() {
   // The points of a launch run in any order and in parallel: a field it writes
   // may be read only where the same thread writes it, before it writes it.
   SmallVector<Value> written;
-  WalkResult order = walk([&](Operation *op) {
-    if (auto write = dyn_cast<WriteOp>(op))
-      written.push_back(write.getField());
-    else if (auto load = dyn_cast<LoadOp>(op); load && llvm::is_contained(written, load.getField()))
-      return WalkResult::interrupt();
-    return WalkResult::advance();
-  });
-  if (order.wasInterrupted())
+  walk([&](WriteOp write) { written.push_back(write.getField()); });
+  if (writesBeforeLoads(getBody().front()))
     return emitOpError() << "reads a field after writing it; every write must come after the "
                             "kernel's loads of that field";
   WalkResult writes = walk([&](WriteOp write) {

@@ -282,6 +282,48 @@ def LowerToLoops : Pass<"stn-lower-to-loops", "::mlir::ModuleOp"> {
   let dependentDialects = ["::mlir::arith::ArithDialect", "::mlir::scf::SCFDialect"];
 }
 
+def UnrollReductions : Pass<"stn-unroll-reductions", "::mlir::ModuleOp"> {
+  let summary = "Replaces each neighbour fold of a kernel in loop form by straight-line code";
+  let description = [{
+    A `stn.reduce` over a connectivity of N neighbours becomes N copies of its
+    body, one per slot with the neighbour from `stn.neighbor`, folded in slot
+    order from the identity by the arith op the fold is (`addf`, `mulf`,
+    `minnumf`, `maxnumf`; `addi`, `muli`, `minsi`, `maxsi`): the same
+    operations in the same order, so results are bit-identical. Where a
+    neighbour may be missing (a `skip` connectivity, or a point that may be
+    missing), the body still runs there (its loads give 0) and an
+    `arith.select` on `stn.valid` keeps the fold unchanged: no branch, no
+    inner loop. On CPUs an inner loop per fold keeps the compiler from
+    vectorising the loop over points ("two or more consecutive inner loops");
+    on GPUs the neighbour indices and coefficients of each slot can then leave
+    the level loop on their own (`stn-hoist-loop-invariant`). A fold whose
+    body may trap at a missing neighbour (integer division) stays a loop.
+
+    Before:
+    ```mlir
+    %s = stn.reduce sum over @C2E at %p : !stn.point<Cell> -> f64 {
+    ^bb0(%j: index, %e: !stn.point<Edge>):
+      %v = stn.load %vn[%e, %k] : !stn.field<Edge x K x f64>
+      stn.yield %v : f64
+    }
+    ```
+    After:
+    ```mlir
+    %zero = arith.constant 0.0 : f64
+    %e0 = stn.neighbor %p through @C2E [%c0] : !stn.point<Cell> -> !stn.point<Edge>
+    %v0 = stn.load %vn[%e0, %k] : !stn.field<Edge x K x f64>
+    %s0 = arith.addf %zero, %v0 : f64
+    %e1 = stn.neighbor %p through @C2E [%c1] : !stn.point<Cell> -> !stn.point<Edge>
+    ...
+    %s = arith.addf %s1, %v2 : f64
+    ```
+  }];
+  let statistics = [
+    Statistic<"numUnrolled", "unrolled", "Neighbour folds replaced by straight-line code">,
+  ];
+  let dependentDialects = ["::mlir::arith::ArithDialect"];
+}
+
 def HoistLoopInvariant : Pass<"stn-hoist-loop-invariant", "::mlir::ModuleOp"> {
   let summary = "Moves work that does not change inside a kernel's loop out of it";
   let description = [{

@@ -130,6 +130,7 @@ void buildKernelLoweringPipeline(OpPassManager &pm) {
 
 void buildLoopLoweringPipeline(OpPassManager &pm) {
   pm.addPass(createLowerToLoops());
+  pm.addPass(createUnrollReductions());
   pm.addPass(createHoistLoopInvariant());
   pm.addPass(createCarryLevels());
 }

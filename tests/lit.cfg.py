@@ -29,7 +29,8 @@ src = config.fusec_src_root
 tools = config.fusec_tools_dir
 for name in ["fusec", "fusec-opt", "fusec-translate", "fusec-bench", "fusec-grid"]:
     config.substitutions.append(("%" + name + " ", os.path.join(tools, name) + " "))
-# Kernel form to the loop form a backend emits (what fusec does before printing).
+# Kernel form to the loop form a backend prints, folds left as loops (fusec also runs
+# stn-unroll-reductions, which tests/passes/stn-unroll-reductions.mlir checks).
 for target in ["cuda", "cpp"]:
     config.substitutions.append(
         ("%loops-" + target + " ",

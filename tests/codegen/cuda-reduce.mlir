@@ -21,7 +21,7 @@ stn.connectivity @C2E2C : Cell -> Cell [3] skip
 // CHECK-NEXT: const double t0 = w_1 * vn_1;
 // CHECK-NEXT: sum_v2e += t0;
 // CHECK-NEXT: }
-// CHECK-NEXT: double min_v2e = INFINITY;
+// CHECK-NEXT: double min_v2e = HUGE_VAL;
 // CHECK-NEXT: #pragma unroll
 // CHECK-NEXT: for (int32_t j_1 = 0; j_1 < 6; ++j_1) {
 // CHECK-NEXT: const int32_t v2e_1 = v2e_table[h + j_1 * v2e_ld];

@@ -36,6 +36,14 @@
 // differ in something other than their level.
 // CHECK-LABEL: kernel "not_carried"
 // CHECK-NOT: iter_args
+// A kernel that updates a field in place: the peeled first level writes it
+// before the loop over the other levels reads it, at other levels (a
+// regression of fusec-fuzz seed 1795489026: the verifier took that for a
+// read after a write).
+// CHECK-LABEL: kernel "in_place"
+// CHECK: stn.write %{{.*}} to %acc at %{{.*}} : !stn.point<Cell> level %k_begin
+// CHECK: scf.for %[[K:.*]] = %{{.*}} to %k_end step %{{.*}} iter_args
+// CHECK-NEXT: stn.load %acc[%{{.*}}, %[[K]]]
 // CHECK-LABEL: kernel "single_level"
 // CHECK-NOT: iter_args
 
@@ -114,6 +122,15 @@ stn.program @levels(%vn: !stn.field<Edge x K x f64> {stn.name = "vn"},
     %t1 = arith.addf %t0, %mb : f64
     %t2 = arith.addf %t1, %a : f64
     stn.write %t2 to %acc at %c : !stn.point<Cell> : f64, !stn.field<Cell x K x f64>
+  }
+  stn.kernel "in_place" on Cell[%c1 : %cells] K[%c1 : %n] attributes {kblock = 4} {
+  ^bb0(%c: !stn.point<Cell>):
+    %a = stn.load %acc[%c, k] : !stn.field<Cell x K x f64>
+    %x = stn.load %kh[%c, k] : !stn.field<Cell x K x f64>
+    %xb = stn.load %kh[%c, k - 1] : !stn.field<Cell x K x f64>
+    %s = arith.addf %x, %xb : f64
+    %r = arith.addf %a, %s : f64
+    stn.write %r to %acc at %c : !stn.point<Cell> : f64, !stn.field<Cell x K x f64>
   }
   stn.kernel "single_level" on Cell[%c1 : %cells] K[%c1 : %n] {
   ^bb0(%c: !stn.point<Cell>):
