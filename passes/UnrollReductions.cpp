@@ -37,22 +37,25 @@ Value identity(OpBuilder &builder, Location loc, ReduceKind kind, Type type) {
   return builder.create<arith::ConstantOp>(loc, builder.getIntegerAttr(type, value));
 }
 
+/// `FloatOp` or `IntOp` of `acc` and `value`, after the accumulator's type.
+template <typename FloatOp, typename IntOp>
+Value combine(OpBuilder &builder, Location loc, Value acc, Value value) {
+  if (isa<FloatType>(acc.getType()))
+    return builder.create<FloatOp>(loc, acc, value);
+  return builder.create<IntOp>(loc, acc, value);
+}
+
 /// One step of the fold: the arith op computing what the fold computes.
 Value step(OpBuilder &builder, Location loc, ReduceKind kind, Value acc, Value value) {
-  bool isFloat = isa<FloatType>(acc.getType());
   switch (kind) {
   case ReduceKind::Sum:
-    return isFloat ? builder.create<arith::AddFOp>(loc, acc, value).getResult()
-                   : builder.create<arith::AddIOp>(loc, acc, value).getResult();
+    return combine<arith::AddFOp, arith::AddIOp>(builder, loc, acc, value);
   case ReduceKind::Prod:
-    return isFloat ? builder.create<arith::MulFOp>(loc, acc, value).getResult()
-                   : builder.create<arith::MulIOp>(loc, acc, value).getResult();
+    return combine<arith::MulFOp, arith::MulIOp>(builder, loc, acc, value);
   case ReduceKind::Min:
-    return isFloat ? builder.create<arith::MinNumFOp>(loc, acc, value).getResult()
-                   : builder.create<arith::MinSIOp>(loc, acc, value).getResult();
+    return combine<arith::MinNumFOp, arith::MinSIOp>(builder, loc, acc, value);
   case ReduceKind::Max:
-    return isFloat ? builder.create<arith::MaxNumFOp>(loc, acc, value).getResult()
-                   : builder.create<arith::MaxSIOp>(loc, acc, value).getResult();
+    return combine<arith::MaxNumFOp, arith::MaxSIOp>(builder, loc, acc, value);
   }
   llvm_unreachable("unknown fold");
 }
