@@ -18,6 +18,17 @@ using namespace fusec::stn;
 
 namespace fusec::codegen {
 
+std::string KernelPlan::declareLevelTile(StringRef tile, StringRef minFunction) const {
+  // One level per tile needs no clipping: tiles start inside [k_lb, k_ub).
+  if (kblock == 1)
+    return "const int32_t " + kBegin + " = " + klb + " + " + tile.str() + ";\nconst int32_t " +
+           kEnd + " = " + kBegin + " + 1;\n";
+  std::string levels = std::to_string(kblock);
+  return "const int32_t " + kBegin + " = " + klb + " + " + tile.str() + " * " + levels +
+         ";\nconst int32_t " + kEnd + " = " + minFunction.str() + "(" + kBegin + " + " + levels +
+         ", " + kub + ");\n";
+}
+
 std::string KernelPlan::kernelSignature(bool blocked) const {
   std::vector<std::string> declarations;
   for (const auto *list : {&launcherParameters, &stateParameters})

@@ -69,6 +69,9 @@ struct KernelPlan {
   std::string horizontalBlock(llvm::StringRef defaultConstant) const {
     return hblock > 0 ? std::to_string(hblock) : defaultConstant.str();
   }
+  /// Declares the work item's levels `[kBegin, kEnd)`: level tile `tile` (a C
+  /// expression) of `kblock` levels, clipped to k_ub with `minFunction`.
+  std::string declareLevelTile(llvm::StringRef tile, llvm::StringRef minFunction) const;
   /// The kernel function's parameter list; pointers get __restrict__ there.
   /// `blocked`: the blocked variant's, with blockedParameters.
   std::string kernelSignature(bool blocked = false) const;

@@ -142,12 +142,8 @@ private:
     }
     os << declare(plan.hBegin, plan.hlb + " + " + block + " * " + points)
        << declare(plan.hEnd, "std::min(" + plan.hBegin + " + " + points + ", " + plan.hub + ")");
-    if (plan.hasLevels() && plan.kblock == 1)
-      os << declare(plan.kBegin, plan.klb + " + " + tile) << declare(plan.kEnd, plan.kBegin + " + 1");
-    else if (plan.hasLevels())
-      os << declare(plan.kBegin, plan.klb + " + " + tile + " * " + std::to_string(plan.kblock))
-         << declare(plan.kEnd, "std::min(" + plan.kBegin + " + " + std::to_string(plan.kblock) +
-                                   ", " + plan.kub + ")");
+    if (plan.hasLevels())
+      os << plan.declareLevelTile(tile, "std::min");
     if (failed(body.emit(os)))
       return failure();
     os << (plan.hasLevels() ? "}\n}\n}\n" : "}\n}\n");

@@ -55,16 +55,8 @@ public:
     os << "const int32_t " << xBegin << " = " << (pointsOnX ? plan.hlb : plan.klb) << " + "
        << thread << ";\nif (" << xBegin << " >= " << (pointsOnX ? plan.hub : plan.kub)
        << ")\nreturn;\nconst int32_t " << xEnd << " = " << xBegin << " + 1;\n";
-    if (pointsOnX && plan.hasLevels()) {
-      std::string tile = "static_cast<int32_t>(blockIdx.y)";
-      if (plan.kblock == 1)
-        os << "const int32_t " << plan.kBegin << " = " << plan.klb << " + " << tile
-           << ";\nconst int32_t " << plan.kEnd << " = " << plan.kBegin << " + 1;\n";
-      else
-        os << "const int32_t " << plan.kBegin << " = " << plan.klb << " + " << tile << " * "
-           << plan.kblock << ";\nconst int32_t " << plan.kEnd << " = min(" << plan.kBegin
-           << " + " << plan.kblock << ", " << plan.kub << ");\n";
-    }
+    if (pointsOnX && plan.hasLevels())
+      os << plan.declareLevelTile("static_cast<int32_t>(blockIdx.y)", "min");
     codegen::KernelBodyEmitter body(plan.op, plan.scope, /*unrollReductions=*/true);
     if (failed(body.emit(os)))
       return failure();

@@ -4,6 +4,7 @@
 #include "MemoryLimit.h"
 #include "OpenAccTimers.h"
 #include "Report.h"
+#include "bench_parameters.h"
 
 #include "fusec/grid_generator.h"
 
@@ -76,14 +77,7 @@ TEST_CASE("compulsory bytes read each input once and write each output once",
   REQUIRE(grid);
   auto field = [](Parameter::Intent intent, Location location, Parameter::Vertical vertical,
                   DType dtype, int32_t neighbors = 0) {
-    Parameter parameter;
-    parameter.isField = true;
-    parameter.intent = intent;
-    parameter.location = location;
-    parameter.vertical = vertical;
-    parameter.dtype = dtype;
-    parameter.neighbors = neighbors;
-    return parameter;
+    return testing::field("", location, neighbors, vertical, dtype, intent);
   };
   ProgramSignature program;
   program.parameters = {
