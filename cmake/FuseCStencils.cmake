@@ -11,8 +11,9 @@
 # of the library; the Fortran module is compiled into it, its .mod file next to
 # the headers, when the project enables Fortran. The CUDA backend needs the
 # CUDA language enabled; the C++ backend links OpenMP and compiles with
-# CXX_FLAGS, by default -O3 -march=native (the emitted loops are bound by
-# instructions on CPUs; give CXX_FLAGS, possibly empty, for a portable build).
+# CXX_FLAGS, by default -O3 -march=native -fno-math-errno (the emitted loops
+# are bound by instructions on CPUs, and errno keeps a sqrt from vectorising;
+# give CXX_FLAGS, possibly empty, for a portable build).
 # See docs/integration.md.
 function(fusec_add_stencils)
   cmake_parse_arguments(ARG "" "TARGET;PIPELINE;BACKEND;CONFIG"
@@ -98,7 +99,7 @@ function(fusec_add_stencils)
   if(ARG_BACKEND STREQUAL "cpp")
     target_compile_features(${ARG_TARGET} PRIVATE cxx_std_17)
     if(NOT DEFINED ARG_CXX_FLAGS AND NOT "CXX_FLAGS" IN_LIST ARG_KEYWORDS_MISSING_VALUES)
-      set(ARG_CXX_FLAGS -O3 -march=native)
+      set(ARG_CXX_FLAGS -O3 -march=native -fno-math-errno)
     endif()
     target_compile_options(${ARG_TARGET} PRIVATE "$<$<COMPILE_LANGUAGE:CXX>:${ARG_CXX_FLAGS}>")
     find_package(OpenMP REQUIRED COMPONENTS CXX)

@@ -165,9 +165,8 @@ std::string reductionStep(stn::ReduceKind kind, Type type, StringRef accumulator
   case K::Max: {
     bool isMin = kind == K::Min;
     if (isa<FloatType>(type)) {
-      // fmin/fmax, as the reference interpreter folds (NaN-ignoring).
-      std::string fn = std::string(isMin ? "fmin" : "fmax") + (type.isF32() ? "f" : "");
-      return acc + " = " + fn + "(" + acc + ", " + v + ")";
+      // NaN-ignoring, as the reference interpreter folds (fusec/arith.h).
+      return acc + " = fusec::" + (isMin ? "minnum(" : "maxnum(") + acc + ", " + v + ")";
     }
     return acc + " = " + v + (isMin ? " < " : " > ") + acc + " ? " + v + " : " + acc;
   }
@@ -395,8 +394,8 @@ FailureOr<std::string> arithExpression(Operation *op, ArrayRef<std::string> in) 
           .Case([&](arith::DivFOp) { return infix(in, "/"); })
           .Case([&](arith::RemFOp) { return call("fmod", type, in); })
           .Case([&](arith::NegFOp) { return "-" + wrap(in[0]); })
-          .Case([&](arith::MinNumFOp) { return call("fmin", type, in); })
-          .Case([&](arith::MaxNumFOp) { return call("fmax", type, in); })
+          .Case([&](arith::MinNumFOp) { return "fusec::minnum(" + in[0] + ", " + in[1] + ")"; })
+          .Case([&](arith::MaxNumFOp) { return "fusec::maxnum(" + in[0] + ", " + in[1] + ")"; })
           .Case([&](arith::MinimumFOp) { return "fusec::minimum(" + in[0] + ", " + in[1] + ")"; })
           .Case([&](arith::MaximumFOp) { return "fusec::maximum(" + in[0] + ", " + in[1] + ")"; })
           .Case([&](arith::AddIOp) -> std::optional<std::string> {

@@ -728,13 +728,30 @@ static bool isCurrentPoint(KernelOp kernel, Value point) {
 /// Whether a load of some field follows a write of it in one iteration of
 /// `block`: the kernel region in kernel form, each loop body in loop form (a
 /// level peeled off by stn-carry-levels writes before the loop over the next
-/// levels reads, which is another iteration).
-static bool writesBeforeLoads(Block &block) {
-  SmallVector<Value> written;
+/// levels reads, which is another iteration). `written` holds the fields
+/// written before `block` in the same iteration; the two sides of a branch
+/// that holds loops (stn-unswitch-loops) are alternatives, not a sequence.
+static bool writesBeforeLoads(Block &block, SmallVector<Value> &written) {
   for (Operation &op : block) {
     if (auto loop = dyn_cast<scf::ForOp>(op)) {
-      if (writesBeforeLoads(*loop.getBody()))
+      SmallVector<Value> inLoop;
+      if (writesBeforeLoads(*loop.getBody(), inLoop))
         return true;
+      continue;
+    }
+    auto branch = dyn_cast<scf::IfOp>(op);
+    if (branch &&
+        branch->walk([](scf::ForOp) { return WalkResult::interrupt(); }).wasInterrupted()) {
+      SmallVector<Value> afterBranch = written;
+      for (Region &side : branch->getRegions()) {
+        if (side.empty())
+          continue;
+        SmallVector<Value> inSide = written;
+        if (writesBeforeLoads(side.front(), inSide))
+          return true;
+        afterBranch.append(inSide);
+      }
+      written = std::move(afterBranch);
       continue;
     }
     WalkResult order = op.walk([&](Operation *inner) {
@@ -796,7 +813,8 @@ LogicalResult KernelOp::verify() {
   // may be read only where the same thread writes it, before it writes it.
   SmallVector<Value> written;
   walk([&](WriteOp write) { written.push_back(write.getField()); });
-  if (writesBeforeLoads(getBody().front()))
+  SmallVector<Value> writtenInOrder;
+  if (writesBeforeLoads(getBody().front(), writtenInOrder))
     return emitOpError() << "reads a field after writing it; every write must come after the "
                             "kernel's loads of that field";
   WalkResult writes = walk([&](WriteOp write) {

@@ -406,6 +406,60 @@ def CarryLevels : Pass<"stn-carry-levels", "::mlir::ModuleOp"> {
   let dependentDialects = ["::mlir::arith::ArithDialect", "::mlir::scf::SCFDialect"];
 }
 
+def UnswitchLoops : Pass<"stn-unswitch-loops", "::mlir::ModuleOp"> {
+  let summary = "Splits a loop over points on a condition that is the same for all of them";
+  let description = [{
+    In loop form, a select or branch inside an `stn.simd` loop (the C++
+    backend's loop over the points of a block) whose condition is defined
+    outside the loop (a level test such as `k > 0`, a scalar argument, or
+    arithmetic on those, which `stn-hoist-loop-invariant` took out) picks the
+    same side for every point. GCC does not vectorise such a select when its
+    sides are masked operations, and it computes both sides. This pass
+    unswitches the loop: an `scf.if` on the condition runs one of two copies,
+    each with the condition replaced by its constant and folded away (selects,
+    branches and boolean arithmetic on it; what only the other side needed is
+    dropped; a write of the value the element already holds, too). Each
+    copy is unswitched again on its next condition, at most
+    `max-conditions` deep (2^n copies). Loops that carry values are left alone.
+
+    Before:
+    ```mlir
+    scf.for %k = %kb to %ke step %c1 {
+      %above = arith.cmpi sgt, %level, %c0_i32 : i32
+      scf.for %h = %hb to %he step %c1 {
+        ...
+        %r = arith.select %above, %grad, %old : f64
+        stn.write %r to %dwdx at %p level %k : f64, !stn.field<Cell x K x f64>
+      } {stn.simd}
+    }
+    ```
+    After:
+    ```mlir
+    scf.for %k = %kb to %ke step %c1 {
+      %above = arith.cmpi sgt, %level, %c0_i32 : i32
+      scf.if %above {
+        scf.for %h = %hb to %he step %c1 {
+          ...
+          stn.write %grad to %dwdx at %p level %k : f64, !stn.field<Cell x K x f64>
+        } {stn.simd}
+      } else {
+        scf.for %h = %hb to %he step %c1 {
+          ... (dwdx keeps its value: no write)
+        } {stn.simd}
+      }
+    }
+    ```
+  }];
+  let options = [
+    Option<"maxConditions", "max-conditions", "int64_t", /*default=*/"2",
+           "Conditions a loop is unswitched on at most (2^n copies)">,
+  ];
+  let statistics = [
+    Statistic<"numUnswitched", "unswitched", "Loops split on a uniform condition">,
+  ];
+  let dependentDialects = ["::mlir::arith::ArithDialect", "::mlir::scf::SCFDialect"];
+}
+
 def UnswitchKernels : Pass<"stn-unswitch-kernels", "::mlir::ModuleOp"> {
   let summary = "Splits a kernel with a branch on a uniform condition into one kernel per side";
   let description = [{

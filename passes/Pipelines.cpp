@@ -133,6 +133,7 @@ void buildLoopLoweringPipeline(OpPassManager &pm) {
   pm.addPass(createUnrollReductions());
   pm.addPass(createHoistLoopInvariant());
   pm.addPass(createCarryLevels());
+  pm.addPass(createUnswitchLoops());
 }
 
 /// True when the application computes stencil `name` (alone or fused).

@@ -43,7 +43,7 @@ def main():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("source", help="emitted C++ (fusec --emit=cpp)")
     parser.add_argument("--cxx", default=os.environ.get("CXX", "g++"))
-    parser.add_argument("--flags", default="-O3 -march=native -ffp-contract=fast",
+    parser.add_argument("--flags", default="-O3 -march=native -fno-math-errno -ffp-contract=fast",
                         help="optimisation flags (default: the timed build's)")
     parser.add_argument("--include", default=os.path.join(
         os.path.dirname(os.path.abspath(__file__)), "..", "runtime", "include"))

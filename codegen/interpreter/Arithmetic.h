@@ -10,6 +10,7 @@
 #define FUSEC_CODEGEN_INTERPRETER_ARITHMETIC_H
 
 #include "codegen/interpreter/Bytecode.h"
+#include "fusec/arith.h"
 
 #include "llvm/Support/ErrorHandling.h"
 
@@ -61,23 +62,6 @@ template <typename T> T floatUnary(FloatUnaryOp op, T x) {
   llvm_unreachable("unknown float op");
 }
 
-/// arith.minimumf / maximumf: NaN wins, and -0 < +0.
-template <typename T> T minimumOf(T a, T b) {
-  if (std::isnan(a) || std::isnan(b))
-    return std::numeric_limits<T>::quiet_NaN();
-  if (a == b)
-    return std::signbit(a) ? a : b;
-  return a < b ? a : b;
-}
-
-template <typename T> T maximumOf(T a, T b) {
-  if (std::isnan(a) || std::isnan(b))
-    return std::numeric_limits<T>::quiet_NaN();
-  if (a == b)
-    return std::signbit(a) ? b : a;
-  return a > b ? a : b;
-}
-
 template <typename T> T floatBinary(FloatBinaryOp op, T a, T b) {
   switch (op) {
   case FloatBinaryOp::Add:
@@ -91,13 +75,13 @@ template <typename T> T floatBinary(FloatBinaryOp op, T a, T b) {
   case FloatBinaryOp::Rem:
     return std::fmod(a, b);
   case FloatBinaryOp::MinNum:
-    return std::fmin(a, b);
+    return fusec::minnum(a, b);
   case FloatBinaryOp::MaxNum:
-    return std::fmax(a, b);
+    return fusec::maxnum(a, b);
   case FloatBinaryOp::Minimum:
-    return minimumOf(a, b);
+    return fusec::minimum(a, b);
   case FloatBinaryOp::Maximum:
-    return maximumOf(a, b);
+    return fusec::maximum(a, b);
   case FloatBinaryOp::Pow:
     return std::pow(a, b);
   }
@@ -231,9 +215,9 @@ template <typename T> T foldFloat(fusec::stn::ReduceKind kind, T acc, T value) {
   case K::Prod:
     return acc * value;
   case K::Min:
-    return std::fmin(acc, value);
+    return fusec::minnum(acc, value);
   case K::Max:
-    return std::fmax(acc, value);
+    return fusec::maxnum(acc, value);
   }
   llvm_unreachable("unknown reduction");
 }

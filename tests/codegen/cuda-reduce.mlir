@@ -28,7 +28,7 @@ stn.connectivity @C2E2C : Cell -> Cell [3] skip
 // CHECK-NEXT: if (v2e_1 < 0)
 // CHECK-NEXT: continue;
 // CHECK-NEXT: const double vn_2 = vn[v2e_1 + k * edge_ld];
-// CHECK-NEXT: min_v2e = fmin(min_v2e, vn_2);
+// CHECK-NEXT: min_v2e = fusec::minnum(min_v2e, vn_2);
 // CHECK-NEXT: }
 // CHECK-NEXT: const double t1 = sum_v2e + min_v2e;
 // CHECK-NEXT: rot[h + k * vertex_ld] = t1;
@@ -81,7 +81,7 @@ stn.program @rot(%vn: !stn.field<Edge x K x f64> {stn.name = "vn"},
 // CHECK-NEXT: for (int32_t j_1 = 0; j_1 < 3; ++j_1) {
 // CHECK-NEXT: const int32_t c2e = c2e_table[c2e2c + j_1 * c2e_ld];
 // CHECK-NEXT: const float a_1 = a[c2e];
-// CHECK-NEXT: max_c2e = fmaxf(max_c2e, a_1);
+// CHECK-NEXT: max_c2e = fusec::maxnum(max_c2e, a_1);
 // CHECK-NEXT: }
 // CHECK-NEXT: }
 // CHECK-NEXT: int32_t max_c2e_1 = INT32_MIN;

@@ -19,8 +19,8 @@
 // CHECK-NEXT: const bool mask_1 = mask[h + k * cell_ld];
 // CHECK-NEXT: const float t0 = sqrtf(t32_1);
 // CHECK-NEXT: const double t1 = sqrt(t64_1);
-// CHECK-NEXT: const float t2 = fminf(t0, gain);
-// CHECK-NEXT: const double t3 = fmax(t1, 1e-300);
+// CHECK-NEXT: const float t2 = fusec::minnum(t0, gain);
+// CHECK-NEXT: const double t3 = fusec::maxnum(t1, 1e-300);
 // CHECK-NEXT: const float t4 = powf(t2, 1.5f);
 // CHECK-NEXT: const double t5 = pow(t3, 0.1);
 // CHECK-NEXT: const double t6 = static_cast<double>(t4);

@@ -186,35 +186,9 @@ static inline const char *fusec_status_message(int status) {
 #include <nvtx3/nvToolsExt.h>
 #endif
 
+#include "fusec/arith.h"
+
 namespace fusec {
-
-/*--- Arithmetic with no single C operator, shared by host and device code -----------------*/
-
-/* arith.floordivsi / ceildivsi: division rounding towards -inf / +inf. */
-FUSEC_HOST_DEVICE inline int32_t floordiv(int32_t a, int32_t b) {
-  int32_t q = a / b;
-  return (a % b != 0 && ((a < 0) != (b < 0))) ? q - 1 : q;
-}
-FUSEC_HOST_DEVICE inline int32_t ceildiv(int32_t a, int32_t b) {
-  int32_t q = a / b;
-  return (a % b != 0 && ((a < 0) == (b < 0))) ? q + 1 : q;
-}
-
-/* arith.minimumf / maximumf: NaN wins, and -0 < +0 (unlike fmin/fmax). */
-template <typename T> FUSEC_HOST_DEVICE inline T minimum(T a, T b) {
-  if (a != a || b != b)
-    return a + b;
-  if (a == b)
-    return std::signbit(a) ? a : b;
-  return a < b ? a : b;
-}
-template <typename T> FUSEC_HOST_DEVICE inline T maximum(T a, T b) {
-  if (a != a || b != b)
-    return a + b;
-  if (a == b)
-    return std::signbit(a) ? b : a;
-  return a > b ? a : b;
-}
 
 /*--- Host-side state of a set-up program ---------------------------------------------------*/
 

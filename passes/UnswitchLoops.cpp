@@ -1,0 +1,143 @@
+//===- UnswitchLoops.cpp - one simd loop per side of a uniform select -----===//
+
+#include "passes/Passes.h"
+#include "passes/Remarks.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/IR/IRMapping.h"
+#include "mlir/IR/PatternMatch.h"
+#include "mlir/Transforms/GreedyPatternRewriteDriver.h"
+
+namespace fusec {
+#define GEN_PASS_DEF_UNSWITCHLOOPS
+#include "passes/Passes.h.inc"
+} // namespace fusec
+
+using namespace mlir;
+using namespace fusec;
+using namespace fusec::stn;
+
+namespace {
+
+bool definedOutside(Value value, scf::ForOp loop) {
+  return !loop.getRegion().isAncestor(value.getParentRegion());
+}
+
+/// The first condition (in body order) of a select or branch in `loop` that
+/// is defined outside it: the same for every point of the loop.
+Value firstUniformCondition(scf::ForOp loop) {
+  Value found;
+  loop.getBody()->walk<WalkOrder::PreOrder>([&](Operation *op) {
+    Value condition;
+    if (auto select = dyn_cast<arith::SelectOp>(op))
+      condition = select.getCondition();
+    else if (auto branch = dyn_cast<scf::IfOp>(op))
+      condition = branch.getCondition();
+    if (!condition || !condition.getType().isInteger(1) || !definedOutside(condition, loop) ||
+        matchPattern(condition, m_Constant()))
+      return WalkResult::advance();
+    found = condition;
+    return WalkResult::interrupt();
+  });
+  return found;
+}
+
+/// Folds what a constant condition decides in `region`: selects, branches,
+/// boolean arithmetic, the operations left without a use and loops left
+/// without a body.
+LogicalResult simplify(Region &region) {
+  MLIRContext *context = region.getContext();
+  RewritePatternSet patterns(context);
+  arith::SelectOp::getCanonicalizationPatterns(patterns, context);
+  arith::AndIOp::getCanonicalizationPatterns(patterns, context);
+  arith::OrIOp::getCanonicalizationPatterns(patterns, context);
+  arith::XOrIOp::getCanonicalizationPatterns(patterns, context);
+  scf::IfOp::getCanonicalizationPatterns(patterns, context);
+  scf::ForOp::getCanonicalizationPatterns(patterns, context);
+  GreedyRewriteConfig config;
+  config.enableRegionSimplification = GreedySimplifyRegionLevel::Disabled;
+  return applyPatternsAndFoldGreedily(region, std::move(patterns), config);
+}
+
+/// Erases the writes in `region` that store back what the same iteration
+/// loaded from the same element (a side of a select that keeps the old value):
+/// loads come before writes of a field, so the element still holds it.
+void eraseWritesOfUnchangedValues(Region &region) {
+  SmallVector<WriteOp> unchanged;
+  region.walk([&](WriteOp write) {
+    auto load = write.getValue().getDefiningOp<LoadOp>();
+    if (load && load.getField() == write.getField() && load.getPoint() == write.getPoint() &&
+        !load.getNbr() && !load.getDynOffset() && load.getLevel() == write.getLevel() &&
+        load.getOffset() == 0)
+      unchanged.push_back(write);
+  });
+  for (WriteOp write : unchanged) {
+    Operation *load = write.getValue().getDefiningOp();
+    write.erase();
+    if (load->use_empty())
+      load->erase();
+  }
+}
+
+struct UnswitchLoopsPass : public fusec::impl::UnswitchLoopsBase<UnswitchLoopsPass> {
+  using UnswitchLoopsBase::UnswitchLoopsBase;
+
+  void runOnOperation() override {
+    SmallVector<scf::ForOp> loops;
+    getOperation().walk([&](scf::ForOp loop) {
+      if (loop->hasAttr(StnDialect::kSimdAttr))
+        loops.push_back(loop);
+    });
+    for (scf::ForOp loop : loops)
+      if (failed(unswitch(loop, maxConditions)))
+        return signalPassFailure();
+  }
+
+  /// Splits `loop` on its first uniform condition, then each version on its
+  /// next, at most `budget` conditions deep.
+  LogicalResult unswitch(scf::ForOp loop, int64_t budget) {
+    if (budget <= 0 || loop.getNumResults() != 0)
+      return success();
+    Value condition = firstUniformCondition(loop);
+    if (!condition)
+      return success();
+    OpBuilder builder(loop);
+    auto versions = builder.create<scf::IfOp>(loop.getLoc(), TypeRange(), condition,
+                                              /*withElseRegion=*/true);
+    for (bool taken : {true, false}) {
+      Block *block = taken ? versions.thenBlock() : versions.elseBlock();
+      OpBuilder inside = OpBuilder::atBlockBegin(block);
+      Value decided = inside.create<arith::ConstantIntOp>(loop.getLoc(), taken, 1);
+      IRMapping mapping;
+      mapping.map(condition, decided);
+      inside.clone(*loop, mapping);
+    }
+    if (auto diag = remark("stn-unswitch-loops", versions))
+      *diag << "loop over points unswitched on a condition that is the same for all of them";
+    numUnswitched++;
+    loop.erase();
+    for (Region *side : {&versions.getThenRegion(), &versions.getElseRegion()}) {
+      if (failed(simplify(*side)))
+        return versions.emitError("stn-unswitch-loops: simplifying a version did not converge");
+      eraseWritesOfUnchangedValues(*side);
+      if (failed(simplify(*side)))
+        return versions.emitError("stn-unswitch-loops: simplifying a version did not converge");
+      SmallVector<scf::ForOp> versionLoops;
+      side->walk([&](scf::ForOp inner) {
+        if (inner->hasAttr(StnDialect::kSimdAttr))
+          versionLoops.push_back(inner);
+      });
+      for (scf::ForOp inner : versionLoops)
+        if (failed(unswitch(inner, budget - 1)))
+          return failure();
+    }
+    // A side left with nothing to do goes (an else) or swaps sides (a then).
+    RewritePatternSet patterns(versions.getContext());
+    scf::IfOp::getCanonicalizationPatterns(patterns, versions.getContext());
+    (void)applyOpPatternsAndFold(ArrayRef<Operation *>{versions}, std::move(patterns));
+    return success();
+  }
+};
+
+} // namespace

@@ -1,0 +1,58 @@
+/* fusec runtime: arithmetic with no single C operator, one definition for generated code
+ * (host and device) and for the reference interpreter, so that both round and choose alike.
+ * C++ only; included by fusec/kernel_support.h. */
+#ifndef FUSEC_ARITH_H
+#define FUSEC_ARITH_H
+
+#include <cmath>
+#include <cstdint>
+
+#ifndef FUSEC_HOST_DEVICE
+#if defined(__CUDACC__) || defined(FUSEC_CUDA_HOST)
+#define FUSEC_HOST_DEVICE __host__ __device__
+#else
+#define FUSEC_HOST_DEVICE
+#endif
+#endif
+
+namespace fusec {
+
+/* arith.floordivsi / ceildivsi: division rounding towards -inf / +inf. */
+FUSEC_HOST_DEVICE inline int32_t floordiv(int32_t a, int32_t b) {
+  int32_t q = a / b;
+  return (a % b != 0 && ((a < 0) != (b < 0))) ? q - 1 : q;
+}
+FUSEC_HOST_DEVICE inline int32_t ceildiv(int32_t a, int32_t b) {
+  int32_t q = a / b;
+  return (a % b != 0 && ((a < 0) == (b < 0))) ? q + 1 : q;
+}
+
+/* arith.minimumf / maximumf: NaN wins, and -0 < +0 (unlike fmin/fmax). */
+template <typename T> FUSEC_HOST_DEVICE inline T minimum(T a, T b) {
+  if (a != a || b != b)
+    return a + b;
+  if (a == b)
+    return std::signbit(a) ? a : b;
+  return a < b ? a : b;
+}
+template <typename T> FUSEC_HOST_DEVICE inline T maximum(T a, T b) {
+  if (a != a || b != b)
+    return a + b;
+  if (a == b)
+    return std::signbit(a) ? b : a;
+  return a > b ? a : b;
+}
+
+/* arith.minnumf / maxnumf and min/max folds: a NaN operand loses to the other one. Where
+ * C's fmin/fmax leave the choice between -0 and +0 to the library, these keep `a`, and
+ * unlike a call to fmin/fmax, the selects vectorise. */
+template <typename T> FUSEC_HOST_DEVICE inline T minnum(T a, T b) {
+  return (b < a || a != a) ? b : a;
+}
+template <typename T> FUSEC_HOST_DEVICE inline T maxnum(T a, T b) {
+  return (b > a || a != a) ? b : a;
+}
+
+} // namespace fusec
+
+#endif /* FUSEC_ARITH_H */

@@ -1,0 +1,119 @@
+// RUN: %fusec-opt %s -split-input-file -stn-lower-to-loops=target=cpp -stn-hoist-loop-invariant -stn-unswitch-loops -Rpass=stn-unswitch-loops -mlir-print-op-on-diagnostic=false -verify-diagnostics | FileCheck %s
+// RUN: %fusec-opt %s -split-input-file -stn-lower-to-loops=target=cpp -stn-hoist-loop-invariant -stn-unswitch-loops="max-conditions=1" | FileCheck %s --check-prefix=ONE
+// RUN: %fusec-opt %s -split-input-file -stn-lower-to-loops=target=cuda -stn-hoist-loop-invariant -stn-unswitch-loops | FileCheck %s --check-prefix=CUDA
+
+// A select on a level test (the same for all points of a level) inside the
+// loop over points: one simd loop per side, the select resolved in each, and
+// the neighbour gather only the taken side needs gone from the other, where
+// dwdx keeps its value: that side does nothing, and the branch has no else.
+// CHECK-LABEL: kernel "gradient"
+// CHECK:      scf.for %[[K:.*]] = %k_begin to %k_end
+// CHECK:        %[[ABOVE:.*]] = arith.cmpi sgt
+// CHECK-NEXT:   scf.if %[[ABOVE]] {
+// CHECK-NEXT:     scf.for
+// CHECK-NOT:        arith.select
+// CHECK:            stn.neighbor
+// CHECK:            %[[G:.*]] = arith.subf
+// CHECK-NEXT:       stn.write %[[G]] to %dwdx
+// CHECK-NEXT:     } {stn.simd}
+// CHECK-NEXT:   }
+// CHECK-NEXT: }
+// CUDA-LABEL: kernel "gradient"
+// CUDA-NOT:   scf.if
+// CUDA:       arith.select
+stn.connectivity @C2E2C : Cell -> Cell [3]
+
+stn.program @level_test(%w: !stn.field<Cell x K x f64> {stn.name = "w"},
+    %dwdx: !stn.field<Cell x K x f64> {stn.intent = 2 : i32, stn.name = "dwdx"},
+    %lo: i32, %hi: i32) {
+  %c0 = arith.constant 0 : index
+  %z = arith.constant 0 : i32
+  %n = stn.nlev : i32
+  // expected-remark @+1 {{loop over points unswitched on a condition that is the same for all of them}}
+  stn.kernel "gradient" on Cell[%lo : %hi] K[%z : %n] {
+  ^bb0(%p: !stn.point<Cell>):
+    %level = stn.level
+    %above = arith.cmpi sgt, %level, %z : i32
+    %nb = stn.neighbor %p through @C2E2C [%c0] : !stn.point<Cell> -> !stn.point<Cell>
+    %a = stn.load %w[%nb, k] : !stn.field<Cell x K x f64>
+    %b = stn.load %w[%p, k] : !stn.field<Cell x K x f64>
+    %g = arith.subf %a, %b : f64
+    %old = stn.load %dwdx[%p, k] : !stn.field<Cell x K x f64>
+    %r = arith.select %above, %g, %old : f64
+    stn.write %r to %dwdx at %p : !stn.point<Cell> : f64, !stn.field<Cell x K x f64>
+  }
+  stn.return
+}
+
+// -----
+
+// A condition that differs between points stays a select.
+// CHECK-LABEL: kernel "per_point"
+// CHECK-NOT:  scf.if
+// CHECK:      arith.select
+stn.program @per_point(%w: !stn.field<Cell x K x f64> {stn.name = "w"},
+    %out: !stn.field<Cell x K x f64> {stn.intent = 1 : i32, stn.name = "out"},
+    %lo: i32, %hi: i32) {
+  %z = arith.constant 0 : i32
+  %zero = arith.constant 0.0 : f64
+  %n = stn.nlev : i32
+  stn.kernel "per_point" on Cell[%lo : %hi] K[%z : %n] {
+  ^bb0(%p: !stn.point<Cell>):
+    %a = stn.load %w[%p, k] : !stn.field<Cell x K x f64>
+    %positive = arith.cmpf ogt, %a, %zero : f64
+    %r = arith.select %positive, %a, %zero : f64
+    stn.write %r to %out at %p : !stn.point<Cell> : f64, !stn.field<Cell x K x f64>
+  }
+  stn.return
+}
+
+// -----
+
+// Two conditions: a scalar argument and a level test. By default both, four
+// copies (the first split on the argument, each copy then on the level);
+// with max-conditions=1 only the first.
+// CHECK-LABEL: kernel "two"
+// CHECK:      scf.if %apply {
+// CHECK:        scf.if
+// CHECK:          scf.for
+// CHECK:          stn.write
+// CHECK:        } else {
+// CHECK:          scf.for
+// CHECK:          stn.write
+// CHECK:      } else {
+// CHECK:        scf.if
+// CHECK:          scf.for
+// CHECK:          stn.write
+// CHECK:        } else {
+// CHECK:          scf.for
+// CHECK:          stn.write
+// CHECK-NOT:  arith.select
+// ONE-LABEL:  kernel "two"
+// ONE:        scf.if %apply {
+// ONE-NEXT:     scf.for
+// ONE-NOT:      scf.if
+// ONE:          arith.select
+// ONE:        } else {
+// ONE-NEXT:     scf.for
+// ONE-NOT:      scf.if
+// ONE:          arith.select
+stn.program @two(%w: !stn.field<Cell x K x f64> {stn.name = "w"},
+    %out: !stn.field<Cell x K x f64> {stn.intent = 1 : i32, stn.name = "out"},
+    %apply: i1 {stn.name = "apply"}, %lo: i32, %hi: i32) {
+  %z = arith.constant 0 : i32
+  %two = arith.constant 2.0 : f64
+  %n = stn.nlev : i32
+  // expected-remark @+1 {{loop over points unswitched on a condition that is the same for all of them}}
+  stn.kernel "two" on Cell[%lo : %hi] K[%z : %n] {
+  ^bb0(%p: !stn.point<Cell>):
+    %level = stn.level
+    %above = arith.cmpi sgt, %level, %z : i32
+    %a = stn.load %w[%p, k] : !stn.field<Cell x K x f64>
+    %d = arith.mulf %a, %two : f64
+    %s = arith.select %apply, %d, %a : f64
+    %h = arith.addf %s, %two : f64
+    %r = arith.select %above, %h, %s : f64
+    stn.write %r to %out at %p : !stn.point<Cell> : f64, !stn.field<Cell x K x f64>
+  }
+  stn.return
+}
