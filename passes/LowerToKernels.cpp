@@ -2,6 +2,7 @@
 
 #include "passes/DomainUtils.h"
 #include "passes/Passes.h"
+#include "passes/Remarks.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
@@ -42,6 +43,37 @@ bool readsAwayFromCentre(ApplyOp apply, Value field) {
       away = true;
   });
   return away;
+}
+
+/// A kblock of all the levels of ICON's grids (the largest a configuration may
+/// give): one work item walks every level of its points.
+constexpr int64_t kAllLevels = 1024;
+
+/// The levels per work item of `apply`'s kernel: its own `kblock`, else, on
+/// CPUs, all levels when it reads at data-dependent levels. Such reads scatter
+/// over the levels of a field, and while one block of points walks its levels
+/// they stay in cache; level by level, each sweep over the domain evicted
+/// them (the steep-point correction of apply_diffusion_to_theta_and_exner).
+int64_t levelsPerWorkItem(ApplyOp apply) {
+  if (std::optional<uint64_t> kblock = apply.getKblock())
+    return *kblock;
+  auto module = apply->getParentOfType<ModuleOp>();
+  auto target = module ? module->getAttrOfType<StringAttr>(StnDialect::kTargetAttr) : nullptr;
+  if (!target || target.getValue() != "cpp" || !getDomain(apply).vertical)
+    return 1;
+  bool dynamicLevels = apply.getBody()
+                           .walk([](LoadOp load) {
+                             return load.getDynOffset() ? WalkResult::interrupt()
+                                                        : WalkResult::advance();
+                           })
+                           .wasInterrupted();
+  if (!dynamicLevels)
+    return 1;
+  if (auto diag = remark("stn-lower-to-kernels", apply))
+    *diag << "reads at data-dependent levels: on CPUs each work item walks all levels "
+             "of its points (kblock = "
+          << kAllLevels << ")";
+  return kAllLevels;
 }
 
 /// Builds `index/level in [lb, ub)` tests inside a kernel.
@@ -88,7 +120,7 @@ private:
         domain.horizontal ? domain.horizontal->lb : Value(),
         domain.horizontal ? domain.horizontal->ub : Value(),
         domain.vertical ? domain.vertical->lb : Value(),
-        domain.vertical ? domain.vertical->ub : Value(), apply.getKblock().value_or(1));
+        domain.vertical ? domain.vertical->ub : Value(), levelsPerWorkItem(apply));
     kernel.setNoLevelCarry(apply.getNoLevelCarry());
     kernel.getBody().takeBody(apply.getBody());
     YieldOp yield = cast<YieldOp>(kernel.getBody().front().getTerminator());

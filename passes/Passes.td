@@ -51,6 +51,11 @@ def LowerToKernels : Pass<"stn-lower-to-kernels", "::mlir::ModuleOp"> {
     and a second kernel copies them, so no thread reads what another one has
     already overwritten.
 
+    A kernel takes the application's `kblock`. Without one, on the C++
+    target (`stn.target = "cpp"`), a kernel that reads at data-dependent
+    levels gets `kblock = 1024`: each work item walks all levels of its
+    points, so that the levels those reads scatter over stay in cache.
+
     Before:
     ```mlir
     %t = stn.apply on Edge[%lo : %hi] K[%k0 : %k1] -> !stn.temp<Edge x K x f64> {

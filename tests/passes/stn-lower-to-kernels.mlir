@@ -1,4 +1,5 @@
 // RUN: %fusec-opt %s -split-input-file -stn-lower-to-kernels | FileCheck %s
+// RUN: %fusec-opt %s -split-input-file -stn-lower-to-kernels -Rpass=stn-lower-to-kernels 2>&1 >/dev/null | FileCheck %s --check-prefix=REMARK
 
 stn.connectivity @E2C : Edge -> Cell [2] skip
 stn.connectivity @C2E : Cell -> Edge [3]
@@ -133,4 +134,70 @@ stn.program @store_after_reader(%a: !stn.field<Cell x K x f64> {stn.intent = 2 :
   stn.store %u to %b on Cell[%lo : %hi] K[%k0 : %k1] : !stn.temp<Cell x K x f64> to !stn.field<Cell x K x f64>
   stn.store %t to %a on Cell[%lo : %hi] K[%k0 : %k1] : !stn.temp<Cell x K x f64> to !stn.field<Cell x K x f64>
   stn.return
+}
+
+// -----
+
+// On the C++ target a kernel that reads at data-dependent levels walks all
+// levels of its points in one work item (kblock 1024); one with a kblock of
+// its own keeps it, and so does every kernel on the CUDA target (next case).
+// CHECK-LABEL: stn.program @dynamic_levels_cpp
+// CHECK: kernel "steep" on Cell[%lo : %hi] K[%{{.*}} : %{{.*}}] attributes {kblock = 1024 : i64}
+// CHECK: kernel "steep_blocked" on Cell[%lo : %hi] K[%{{.*}} : %{{.*}}] attributes {kblock = 4 : i64}
+// CHECK: kernel "plain" on Cell[%lo : %hi] K[%{{.*}} : %{{.*}}] attributes {kblock = 1 : i64}
+// REMARK: remark: [stn-lower-to-kernels] reads at data-dependent levels: on CPUs each work item walks all levels of its points (kblock = 1024)
+// REMARK-NOT: remark
+module attributes {stn.target = "cpp"} {
+stn.program @dynamic_levels_cpp(%th: !stn.field<Cell x K x f64> {stn.name = "th"},
+    %off: !stn.field<Cell x K x i32> {stn.name = "off"},
+    %o1: !stn.field<Cell x K x f64> {stn.intent = 1 : i32, stn.name = "o1"},
+    %o2: !stn.field<Cell x K x f64> {stn.intent = 1 : i32, stn.name = "o2"},
+    %o3: !stn.field<Cell x K x f64> {stn.intent = 1 : i32, stn.name = "o3"},
+    %lo: i32 {stn.name = "lo"}, %hi: i32 {stn.name = "hi"}) {
+  %c0 = arith.constant 0 : i32
+  %n = stn.nlev : i32
+  %s = stn.apply on Cell[%lo : %hi] K[%c0 : %n] -> !stn.temp<Cell x K x f64> {
+  ^bb0(%p: !stn.point<Cell>):
+    %d = stn.load %off[%p, k] : !stn.field<Cell x K x i32>
+    %v = stn.load %th[%p, k + %d] : !stn.field<Cell x K x f64>
+    stn.yield %v : f64
+  } attributes {name = "steep"}
+  stn.store %s to %o1 on Cell[%lo : %hi] K[%c0 : %n] : !stn.temp<Cell x K x f64> to !stn.field<Cell x K x f64>
+  %b = stn.apply on Cell[%lo : %hi] K[%c0 : %n] -> !stn.temp<Cell x K x f64> {
+  ^bb0(%p: !stn.point<Cell>):
+    %d = stn.load %off[%p, k] : !stn.field<Cell x K x i32>
+    %v = stn.load %th[%p, k + %d] : !stn.field<Cell x K x f64>
+    stn.yield %v : f64
+  } attributes {kblock = 4 : i64, name = "steep_blocked"}
+  stn.store %b to %o2 on Cell[%lo : %hi] K[%c0 : %n] : !stn.temp<Cell x K x f64> to !stn.field<Cell x K x f64>
+  %t = stn.apply on Cell[%lo : %hi] K[%c0 : %n] -> !stn.temp<Cell x K x f64> {
+  ^bb0(%p: !stn.point<Cell>):
+    %v = stn.load %th[%p, k - 1] : !stn.field<Cell x K x f64>
+    stn.yield %v : f64
+  } attributes {name = "plain"}
+  stn.store %t to %o3 on Cell[%lo : %hi] K[%c0 : %n] : !stn.temp<Cell x K x f64> to !stn.field<Cell x K x f64>
+  stn.return
+}
+}
+
+// -----
+
+// CHECK-LABEL: stn.program @dynamic_levels_cuda
+// CHECK: kernel "steep" on Cell[%lo : %hi] K[%{{.*}} : %{{.*}}] attributes {kblock = 1 : i64}
+module attributes {stn.target = "cuda"} {
+stn.program @dynamic_levels_cuda(%th: !stn.field<Cell x K x f64> {stn.name = "th"},
+    %off: !stn.field<Cell x K x i32> {stn.name = "off"},
+    %o1: !stn.field<Cell x K x f64> {stn.intent = 1 : i32, stn.name = "o1"},
+    %lo: i32 {stn.name = "lo"}, %hi: i32 {stn.name = "hi"}) {
+  %c0 = arith.constant 0 : i32
+  %n = stn.nlev : i32
+  %s = stn.apply on Cell[%lo : %hi] K[%c0 : %n] -> !stn.temp<Cell x K x f64> {
+  ^bb0(%p: !stn.point<Cell>):
+    %d = stn.load %off[%p, k] : !stn.field<Cell x K x i32>
+    %v = stn.load %th[%p, k + %d] : !stn.field<Cell x K x f64>
+    stn.yield %v : f64
+  } attributes {name = "steep"}
+  stn.store %s to %o1 on Cell[%lo : %hi] K[%c0 : %n] : !stn.temp<Cell x K x f64> to !stn.field<Cell x K x f64>
+  stn.return
+}
 }
