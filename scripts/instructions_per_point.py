@@ -59,8 +59,8 @@ def emitted_instructions(cachegrind_file, cache_dir):
     with open(cachegrind_file) as handle:
         for line in handle:
             if line.startswith("fn="):
-                function = line[3:].strip()
-                counted = function.split("._omp_fn.")[0] in kernels
+                # Demangled: `name(arguments)`, OpenMP's parts `... [clone ._omp_fn.0]`.
+                counted = line[3:].split("(")[0].strip() in kernels
             elif line.startswith("fl="):
                 continue
             elif counted and line[:1].isdigit():
@@ -80,6 +80,8 @@ def measure(args, program, pipeline, scratch):
                f"--cachegrind-out-file={out_path}", args.fusec_bench, "run", args.source,
                "--grid", args.grid, "--nlev", str(args.nlev), "--inputs", args.inputs,
                "--pipelines", pipeline, "--programs", program, "--repeat", "0", "--fma",
+               # FMA contraction: fusec-bench's tolerances for its timed builds.
+               "--rtol", "1e-8", "--atol", "1e-12",
                "--backend", "cpp", "--cache-dir", cache_dir, "--json", json_path]
     env = dict(os.environ, OMP_NUM_THREADS="1",
                FUSEC_BENCH_CXXFLAGS=(os.environ.get("FUSEC_BENCH_CXXFLAGS", "") +

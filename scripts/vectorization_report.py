@@ -1,12 +1,13 @@
 #!/usr/bin/env python3
-"""Which kernels of emitted C++ the compiler vectorises, and why not (docs/bench.md).
+"""Which loops over points of emitted C++ the compiler vectorises, and why not (docs/bench.md).
 
 Compiles FILE.cpp (fusec --emit=cpp) with the C++ backend's flags and GCC's
--fopt-info-vec-all, attributes every remark to the kernel function whose lines hold it,
-and prints one Markdown row per kernel: loops vectorised, loops not vectorised, and the
-reasons GCC gives (with counts). GCC reports OpenMP-outlined loops at shifted lines, so
-the rows say how many loops of a kernel vectorise, not which: the innermost neighbour
-loops count as loops too.
+-fopt-info-vec-all, with -fopenmp-simd instead of -fopenmp (the `omp simd` pragmas count,
+the parallel regions are not outlined, so every remark keeps the line of its loop) and
+-fno-ipa-icf (kernels with identical bodies keep their own remarks). Prints one Markdown row
+per kernel: its `#pragma omp simd` loops (the loops over the points of a block, stn.simd),
+how many GCC vectorised, and the reasons it gives for the others (or that GCC replaced the loop
+by a call to memcpy or memmove).
 
     scripts/vectorization_report.py out.cpp [--cxx g++] [--flags "-O3 -march=native"]
 """
@@ -20,23 +21,26 @@ import sys
 import tempfile
 
 KERNEL = re.compile(r"^static void (\w+)\(")
-TOP_LEVEL = re.compile(r"^(static|extern|namespace|}|template|struct|constexpr)")
-REMARK = re.compile(r"^(?P<file>[^:]+):(?P<line>\d+):\d+: (?P<kind>optimized|missed): (?P<text>.*)$")
+REMARK = re.compile(r"^(?P<file>[^:]+):(?P<line>\d+):\d+: (?P<kind>\w+): (?P<text>.*)$")
 
 
-def kernel_ranges(lines):
-    """(name, first line, last line) of every `static void` kernel, 1-based."""
-    ranges = []
+def simd_loops(lines):
+    """(kernel, first line, last line) of every `#pragma omp simd` loop, 1-based: from the
+    loop's header to its closing brace."""
+    loops, kernel = [], None
     for number, line in enumerate(lines, 1):
         match = KERNEL.match(line)
         if match:
-            # A kernel right after another (a blocked variant) ends the one before.
-            if ranges and ranges[-1][2] == len(lines):
-                ranges[-1][2] = number - 1
-            ranges.append([match.group(1), number, len(lines)])
-        elif ranges and ranges[-1][2] == len(lines) and TOP_LEVEL.match(line) and line != "}":
-            ranges[-1][2] = number - 1
-    return ranges
+            kernel = match.group(1)
+        if line.strip() != "#pragma omp simd" or kernel is None:
+            continue
+        depth, last = 0, number + 1
+        for last in range(number + 1, len(lines) + 1):
+            depth += lines[last - 1].count("{") - lines[last - 1].count("}")
+            if depth <= 0:
+                break
+        loops.append((kernel, number + 1, last))
+    return loops
 
 
 def main():
@@ -51,15 +55,15 @@ def main():
 
     with open(args.source) as handle:
         lines = handle.read().splitlines()
-    ranges = kernel_ranges(lines)
-    if not ranges:
-        sys.exit(f"vectorization_report: no kernels (static void functions) in {args.source}")
+    loops = simd_loops(lines)
+    if not loops:
+        sys.exit(f"vectorization_report: no `omp simd` loops in {args.source}")
 
     with tempfile.TemporaryDirectory() as scratch:
         remarks_file = os.path.join(scratch, "remarks.txt")
-        command = [args.cxx, "-std=c++17", *args.flags.split(), "-fopenmp", "-fPIC", "-c",
-                   "-I", args.include, args.source, "-o", os.path.join(scratch, "out.o"),
-                   f"-fopt-info-vec-all={remarks_file}"]
+        command = [args.cxx, "-std=c++17", *args.flags.split(), "-fopenmp-simd", "-fno-ipa-icf",
+                   "-fPIC", "-c", "-I", args.include, args.source,
+                   "-o", os.path.join(scratch, "out.o"), f"-fopt-info-vec-all={remarks_file}"]
         result = subprocess.run(command, capture_output=True, text=True)
         if result.returncode != 0:
             sys.exit(f"vectorization_report: {' '.join(command)} failed:\n{result.stderr}")
@@ -67,34 +71,35 @@ def main():
             remarks = handle.read().splitlines()
 
     source_name = os.path.basename(args.source)
-    # A loop vectorised with an epilogue gets two remarks at one line; one that
-    # is not gets "couldn't vectorize loop" and its reasons there.
-    vectorised = collections.defaultdict(set)
-    missed = collections.defaultdict(set)
-    reasons = collections.defaultdict(collections.Counter)
+    by_line = collections.defaultdict(list)
     for remark in remarks:
         match = REMARK.match(remark)
-        if not match or os.path.basename(match.group("file")) != source_name:
-            continue
-        line = int(match.group("line"))
-        kernel = next((name for name, first, last in ranges if first <= line <= last), None)
-        if kernel is None:
-            continue
-        text = match.group("text")
-        if text.startswith("loop vectorized"):
-            vectorised[kernel].add(line)
-        elif text.startswith("couldn't vectorize loop"):
-            missed[kernel].add(line)
-        elif text.startswith("not vectorized: "):
-            reasons[kernel][text[len("not vectorized: "):].rstrip(".")] += 1
+        if match and os.path.basename(match.group("file")) == source_name:
+            by_line[int(match.group("line"))].append(match.group("text"))
+
+    kernels = {}  # kernel -> [loops, vectorised, Counter of reasons]
+    for kernel, first, last in loops:
+        row = kernels.setdefault(kernel, [0, 0, collections.Counter()])
+        row[0] += 1
+        texts = [text for number in range(first, last + 1) for text in by_line[number]]
+        if any(text.startswith("loop vectorized") for text in texts):
+            row[1] += 1
+        elif any("__builtin_mem" in text for text in texts):
+            row[2]["a library call (memcpy, memmove)"] += 1
+        else:
+            for text in texts:
+                if text.startswith("not vectorized: "):
+                    row[2][text[len("not vectorized: "):].rstrip(".")] += 1
 
     print(f"`{' '.join([args.cxx, *args.flags.split()])}` on `{source_name}`\n")
-    print("| kernel | loops vectorised | loops not vectorised | why not (count) |")
+    print("| kernel | simd loops | vectorised | why not (count) |")
     print("|---|---:|---:|---|")
-    for name, _, _ in ranges:
-        why = "; ".join(f"{text} ({count})" for text, count in reasons[name].most_common())
-        print(f"| `{name}` | {len(vectorised[name])} | {len(missed[name] - vectorised[name])} "
-              f"| {why} |")
+    for kernel, (count, vectorised, reasons) in kernels.items():
+        why = "; ".join(f"{text} ({n})" for text, n in reasons.most_common())
+        print(f"| `{kernel}` | {count} | {vectorised} | {why} |")
+    total = sum(row[0] for row in kernels.values())
+    done = sum(row[1] for row in kernels.values())
+    print(f"\n{done} of {total} simd loops vectorised in {len(kernels)} kernels")
 
 
 if __name__ == "__main__":
