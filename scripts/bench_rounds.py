@@ -50,12 +50,17 @@ def spread(values, scale):
     return f"{min(values) * scale:.3g}–{max(values) * scale:.3g}"
 
 
-def main():
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+def add_program_arguments(parser):
+    """The fusec-bench binary, the .stn file, its programs and the pipelines to compare."""
     parser.add_argument("--fusec-bench", default=os.path.join(ROOT, "build", "bin", "fusec-bench"))
     parser.add_argument("--source", default=os.path.join(ROOT, "stencils", "diffusion.stn"))
     parser.add_argument("--programs", default=",".join(DIFFUSION_PROGRAMS))
     parser.add_argument("--pipelines", default="none,fuse-all")
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    add_program_arguments(parser)
     parser.add_argument("--backend", default="cpp")
     parser.add_argument("--grid", default="r2b5")
     parser.add_argument("--nlev", type=int, default=80)

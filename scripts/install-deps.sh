@@ -9,6 +9,7 @@ debian_packages=(
   llvm-19-dev llvm-19-tools libmlir-19-dev mlir-19-tools clang-19 libclang-19-dev
   catch2 libyaml-cpp-dev libnetcdf-dev
   libopenmpi-dev openmpi-bin
+  valgrind
   "$@"
 )
 

@@ -30,7 +30,7 @@ import tempfile
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from bench_rounds import DIFFUSION_PROGRAMS  # noqa: E402
+from bench_rounds import add_program_arguments  # noqa: E402
 
 # Cells of rNbK: 20 n^2 4^k.
 GRID = re.compile(r"^r(\d+)b(\d+)$")
@@ -97,10 +97,7 @@ def measure(args, program, pipeline, scratch):
 
 def main():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--fusec-bench", default=os.path.join(ROOT, "build", "bin", "fusec-bench"))
-    parser.add_argument("--source", default=os.path.join(ROOT, "stencils", "diffusion.stn"))
-    parser.add_argument("--programs", default=",".join(DIFFUSION_PROGRAMS))
-    parser.add_argument("--pipelines", default="none,fuse-all")
+    add_program_arguments(parser)
     parser.add_argument("--grid", default="r2b3")
     parser.add_argument("--nlev", type=int, default=30)
     parser.add_argument("--inputs", default="random")

@@ -46,6 +46,8 @@ if config.nvcc and not config.nvcc.endswith("NOTFOUND"):
     config.substitutions.append(("%nvcc", config.nvcc))
 if config.gfortran and not config.gfortran.endswith("NOTFOUND"):
     config.available_features.add("gfortran")
+if shutil.which("valgrind"):
+    config.available_features.add("valgrind")
 if lit_config.params.get("timing") in ("1", "on", "true"):
     config.available_features.add("timing")
 if shutil.which("nvidia-smi") and os.system("nvidia-smi -L >/dev/null 2>&1") == 0:
