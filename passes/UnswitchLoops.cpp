@@ -61,15 +61,18 @@ LogicalResult simplify(Region &region) {
 }
 
 /// Erases the writes in `region` that store back what the same iteration
-/// loaded from the same element (a side of a select that keeps the old value):
-/// loads come before writes of a field, so the element still holds it.
+/// loaded from the same element (a side of a select that keeps the old value)
+/// when nothing else in `region` writes that field: loads come before writes
+/// of a field, so the element still holds what was loaded.
 void eraseWritesOfUnchangedValues(Region &region) {
+  llvm::SmallDenseMap<Value, unsigned> writesPerField;
+  region.walk([&](WriteOp write) { ++writesPerField[write.getField()]; });
   SmallVector<WriteOp> unchanged;
   region.walk([&](WriteOp write) {
     auto load = write.getValue().getDefiningOp<LoadOp>();
-    if (load && load.getField() == write.getField() && load.getPoint() == write.getPoint() &&
-        !load.getNbr() && !load.getDynOffset() && load.getLevel() == write.getLevel() &&
-        load.getOffset() == 0)
+    if (load && writesPerField[write.getField()] == 1 && load.getField() == write.getField() &&
+        load.getPoint() == write.getPoint() && !load.getNbr() && !load.getDynOffset() &&
+        load.getLevel() == write.getLevel() && load.getOffset() == 0)
       unchanged.push_back(write);
   });
   for (WriteOp write : unchanged) {

@@ -11,12 +11,14 @@ read and write at least once, from fusec-bench's JSON). Times the copy kernel's 
 instructions per byte give the instruction rate the program would need to run at the limit;
 with the clock, the instructions per cycle and core it would need.
 
-Valgrind does not run AVX-512, so the kernels are built for AVX2 (-mno-avx512f, which GCC's
--march=native on this machine vectorises with the same 256-bit vectors); the build is the
-timed one (FMA contraction, fusec-bench --fma).
+Valgrind does not run AVX-512, so the kernels are built for AVX2 (-mno-avx512f) with
+-fno-trapping-math, with which GCC vectorises nearly the loops it vectorises with AVX-512 (100
+of diffusion.stn's 115 against 106; without it 54, docs/bench.md, "Vectorisation"); otherwise
+the build is the timed one (FMA contraction, fusec-bench --fma). FUSEC_BENCH_CXXFLAGS adds
+flags of one's own.
 
     scripts/instructions_per_point.py [--grid r2b3] [--nlev 30] [--pipelines none,fuse-all]
-        [--programs P1,P2] [--bandwidth GB/s] [--threads 2] [--out DIR]
+        [--programs P1,P2] [--layout flat|blocked:N] [--bandwidth GB/s] [--threads 2] [--out DIR]
 """
 
 import argparse
@@ -82,10 +84,11 @@ def measure(args, program, pipeline, scratch):
                "--pipelines", pipeline, "--programs", program, "--repeat", "0", "--fma",
                # FMA contraction: fusec-bench's tolerances for its timed builds.
                "--rtol", "1e-8", "--atol", "1e-12",
-               "--backend", "cpp", "--cache-dir", cache_dir, "--json", json_path]
+               "--backend", "cpp", "--layout", args.layout, "--cache-dir", cache_dir,
+               "--json", json_path]
     env = dict(os.environ, OMP_NUM_THREADS="1",
                FUSEC_BENCH_CXXFLAGS=(os.environ.get("FUSEC_BENCH_CXXFLAGS", "") +
-                                     " -mno-avx512f").strip())
+                                     " -mno-avx512f -fno-trapping-math").strip())
     result = subprocess.run(command, env=env, capture_output=True, text=True)
     if result.returncode != 0:
         sys.exit(f"instructions_per_point: {' '.join(command)} failed:\n{result.stderr[-3000:]}")
@@ -101,6 +104,7 @@ def main():
     parser.add_argument("--grid", default="r2b3")
     parser.add_argument("--nlev", type=int, default=30)
     parser.add_argument("--inputs", default="random")
+    parser.add_argument("--layout", default="flat", help="fusec-bench --layout: flat or blocked:N")
     parser.add_argument("--bandwidth", type=float, default=0.0,
                         help="copy bandwidth in GB/s (e.g. from bench_rounds.py) for the IPC column")
     parser.add_argument("--threads", type=int, default=2, help="cores for the IPC column")
@@ -134,11 +138,14 @@ def main():
 
     os.makedirs(args.out, exist_ok=True)
     with open(os.path.join(args.out, "instructions.json"), "w") as handle:
-        json.dump({"grid": args.grid, "nlev": args.nlev, "points": points, "ghz": ghz,
+        json.dump({"grid": args.grid, "nlev": args.nlev, "layout": args.layout, "points": points,
+                   "ghz": ghz,
                    "bandwidth_gb_s": args.bandwidth, "threads": args.threads, "rows": rows},
                   handle, indent=1)
-    lines = [f"cachegrind instruction counts of the emitted C++ (AVX2 build with FMA), "
-             f"{args.grid}, {args.nlev} levels, {args.inputs} inputs; per cell-level of the grid",
+    lines = [f"cachegrind instruction counts of the emitted C++ (AVX2 build, -fno-trapping-math, "
+             "FMA), "
+             f"{args.grid}, {args.nlev} levels, {args.inputs} inputs, {args.layout} layout; "
+             "per cell-level of the grid",
              "", "| program | pipeline | instructions / cell-level | instructions / byte |"
              + (" IPC needed at the limit |" if args.bandwidth and ghz else ""),
              "|---|---|---:|---:|" + ("---:|" if args.bandwidth and ghz else "")]

@@ -117,3 +117,34 @@ stn.program @two(%w: !stn.field<Cell x K x f64> {stn.name = "w"},
   }
   stn.return
 }
+
+// -----
+
+// A side that writes back the loaded value keeps that write when another write
+// of the same field comes before it: it restores what the first one changed.
+// CHECK-LABEL: kernel "twice"
+// CHECK:      scf.if
+// CHECK-NEXT:   scf.for
+// CHECK:          %[[A:.*]] = stn.load %f
+// CHECK:          %[[N:.*]] = arith.mulf %[[A]]
+// CHECK-NEXT:     stn.write %[[N]] to %f
+// CHECK-NEXT:     stn.write %[[A]] to %f
+// CHECK:      } else {
+stn.program @twice(%f: !stn.field<Cell x K x f64> {stn.intent = 2 : i32, stn.name = "f"},
+    %lo: i32, %hi: i32) {
+  %z = arith.constant 0 : i32
+  %two = arith.constant 2.0 : f64
+  %n = stn.nlev : i32
+  // expected-remark @+1 {{loop over points unswitched on a condition that is the same for all of them}}
+  stn.kernel "twice" on Cell[%lo : %hi] K[%z : %n] {
+  ^bb0(%p: !stn.point<Cell>):
+    %level = stn.level
+    %above = arith.cmpi sgt, %level, %z : i32
+    %a = stn.load %f[%p, k] : !stn.field<Cell x K x f64>
+    %d = arith.mulf %a, %two : f64
+    %r = arith.select %above, %a, %d : f64
+    stn.write %d to %f at %p : !stn.point<Cell> : f64, !stn.field<Cell x K x f64>
+    stn.write %r to %f at %p : !stn.point<Cell> : f64, !stn.field<Cell x K x f64>
+  }
+  stn.return
+}
