@@ -811,13 +811,13 @@ LogicalResult KernelOp::verify() {
     return emitOpError() << "kblock must be at least 1";
   // The points of a launch run in any order and in parallel: a field it writes
   // may be read only where the same thread writes it, before it writes it.
-  SmallVector<Value> written;
-  walk([&](WriteOp write) { written.push_back(write.getField()); });
-  SmallVector<Value> writtenInOrder;
-  if (writesBeforeLoads(getBody().front(), writtenInOrder))
+  SmallVector<Value> writtenSoFar;
+  if (writesBeforeLoads(getBody().front(), writtenSoFar))
     return emitOpError() << "reads a field after writing it; every write must come after the "
                             "kernel's loads of that field";
+  SmallVector<Value> written;
   WalkResult writes = walk([&](WriteOp write) {
+    written.push_back(write.getField());
     FieldShape shape = FieldShape::of(write.getField().getType());
     if (shape.location != location || (shape.vertical != VerticalKind::None) != hasLevels) {
       write.emitOpError() << "writes a field that does not live on the kernel's points and "

@@ -1,5 +1,6 @@
 //===- LowerToKernels.cpp - one stn.kernel per application ----------------===//
 
+#include "passes/CostModel.h"
 #include "passes/DomainUtils.h"
 #include "passes/Passes.h"
 #include "passes/Remarks.h"
@@ -57,9 +58,7 @@ constexpr int64_t kAllLevels = 1024;
 int64_t levelsPerWorkItem(ApplyOp apply) {
   if (std::optional<uint64_t> kblock = apply.getKblock())
     return *kblock;
-  auto module = apply->getParentOfType<ModuleOp>();
-  auto target = module ? module->getAttrOfType<StringAttr>(StnDialect::kTargetAttr) : nullptr;
-  if (!target || target.getValue() != "cpp" || !getDomain(apply).vertical)
+  if (targetOf(apply) != "cpp" || !getDomain(apply).vertical)
     return 1;
   bool dynamicLevels = apply.getBody()
                            .walk([](LoadOp load) {

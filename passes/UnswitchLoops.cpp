@@ -83,16 +83,31 @@ void eraseWritesOfUnchangedValues(Region &region) {
   }
 }
 
+/// Folds a copy of the loop with its condition decided: the writes of
+/// unchanged values show only once the selects are folded, and the loads they
+/// stored are left without a use once those writes are gone.
+LogicalResult resolveVersion(Region &side) {
+  if (failed(simplify(side)))
+    return failure();
+  eraseWritesOfUnchangedValues(side);
+  return simplify(side);
+}
+
+/// The `stn.simd` loops in `region`, in body order.
+SmallVector<scf::ForOp> simdLoopsIn(Region &region) {
+  SmallVector<scf::ForOp> loops;
+  region.walk([&](scf::ForOp loop) {
+    if (loop->hasAttr(StnDialect::kSimdAttr))
+      loops.push_back(loop);
+  });
+  return loops;
+}
+
 struct UnswitchLoopsPass : public fusec::impl::UnswitchLoopsBase<UnswitchLoopsPass> {
   using UnswitchLoopsBase::UnswitchLoopsBase;
 
   void runOnOperation() override {
-    SmallVector<scf::ForOp> loops;
-    getOperation().walk([&](scf::ForOp loop) {
-      if (loop->hasAttr(StnDialect::kSimdAttr))
-        loops.push_back(loop);
-    });
-    for (scf::ForOp loop : loops)
+    for (scf::ForOp loop : simdLoopsIn(getOperation().getBodyRegion()))
       if (failed(unswitch(loop, maxConditions)))
         return signalPassFailure();
   }
@@ -121,17 +136,9 @@ struct UnswitchLoopsPass : public fusec::impl::UnswitchLoopsBase<UnswitchLoopsPa
     numUnswitched++;
     loop.erase();
     for (Region *side : {&versions.getThenRegion(), &versions.getElseRegion()}) {
-      if (failed(simplify(*side)))
+      if (failed(resolveVersion(*side)))
         return versions.emitError("stn-unswitch-loops: simplifying a version did not converge");
-      eraseWritesOfUnchangedValues(*side);
-      if (failed(simplify(*side)))
-        return versions.emitError("stn-unswitch-loops: simplifying a version did not converge");
-      SmallVector<scf::ForOp> versionLoops;
-      side->walk([&](scf::ForOp inner) {
-        if (inner->hasAttr(StnDialect::kSimdAttr))
-          versionLoops.push_back(inner);
-      });
-      for (scf::ForOp inner : versionLoops)
+      for (scf::ForOp inner : simdLoopsIn(*side))
         if (failed(unswitch(inner, budget - 1)))
           return failure();
     }

@@ -7,12 +7,12 @@
 #include <cmath>
 #include <cstdint>
 
-#ifndef FUSEC_HOST_DEVICE
+/* Functions for host and device code: on CUDA code paths (nvcc, or the cuda-host backend,
+ * whose fusec/cuda_host/cuda_runtime.h defines the qualifiers) they are __host__ __device__. */
 #if defined(__CUDACC__) || defined(FUSEC_CUDA_HOST)
 #define FUSEC_HOST_DEVICE __host__ __device__
 #else
 #define FUSEC_HOST_DEVICE
-#endif
 #endif
 
 namespace fusec {

@@ -177,15 +177,13 @@ static inline const char *fusec_status_message(int status) {
 #else
 #define FUSEC_LAUNCH(kernel, ...) kernel<<<__VA_ARGS__>>>
 #endif
-#define FUSEC_HOST_DEVICE __host__ __device__
-#else
-#define FUSEC_HOST_DEVICE
 #endif
 
 #ifdef FUSEC_NVTX
 #include <nvtx3/nvToolsExt.h>
 #endif
 
+/* After cuda_runtime.h: defines FUSEC_HOST_DEVICE (`__host__ __device__` on CUDA code paths). */
 #include "fusec/arith.h"
 
 namespace fusec {
