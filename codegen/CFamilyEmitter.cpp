@@ -31,15 +31,20 @@ std::string KernelPlan::declareLevelTile(StringRef tile, StringRef minFunction) 
 
 std::string KernelPlan::kernelSignature(bool blocked) const {
   std::vector<std::string> declarations;
-  for (const auto *list : {&launcherParameters, &stateParameters})
-    for (const Parameter &parameter : *list)
-      declarations.push_back(parameter.type + (parameter.isPointer() ? "__restrict__ " : " ") +
-                             parameter.name);
-  // A kernel may read no table's blocks (neighbours only looked up further).
+  auto declare = [&](const Parameter &parameter, StringRef attribute) {
+    declarations.push_back(attribute.str() + parameter.type +
+                           (parameter.isPointer() ? "__restrict__ " : " ") + parameter.name);
+  };
+  for (const Parameter &parameter : launcherParameters)
+    declare(parameter, "");
+  // The blocked variant reads neighbours through block offsets, so a table
+  // (or nproma) may go unused there.
+  StringRef attribute = blocked ? "[[maybe_unused]] " : "";
+  for (const Parameter &parameter : stateParameters)
+    declare(parameter, attribute);
   if (blocked)
     for (const Parameter &parameter : blockedParameters)
-      declarations.push_back("[[maybe_unused]] " + parameter.type +
-                             (parameter.isPointer() ? "__restrict__ " : " ") + parameter.name);
+      declare(parameter, attribute);
   return llvm::join(declarations, ", ");
 }
 
@@ -139,6 +144,9 @@ struct ProgramPlan {
   /// kernels read and the member stn.image reads.
   std::vector<TableMember> tables;
   llvm::StringMap<std::string> kernelTable, imageTable;
+  /// Blocked layout: per connectivity name, the field shapes kernels gather
+  /// through it, each a table of block offsets computed at setup.
+  llvm::StringMap<SmallVector<BlockedShape, 2>> blockOffsets;
   std::vector<BufferMember> buffers;
   llvm::DenseMap<Operation *, std::string> bufferOf;
   std::vector<std::unique_ptr<KernelPlan>> kernels;
@@ -330,6 +338,8 @@ public:
       planState(plan);
       for (auto &kernel : plan.kernels)
         planKernel(*kernel, plan);
+      if (failed(planBlockOffsets(plan)))
+        return failure();
       hasKernels |= !plan.kernels.empty();
     }
 
@@ -395,6 +405,22 @@ private:
         plan.references[index] = members.unique(parameter.name + "_reference");
   }
 
+  /// The block offsets setup computes: per table, the shapes its kernels gather.
+  LogicalResult planBlockOffsets(ProgramPlan &plan) {
+    for (auto &kernel : plan.kernels)
+      for (auto &[table, shapes] : kernel->scope.gathers.perTable) {
+        SmallVector<BlockedShape, 2> &all = plan.blockOffsets[table];
+        for (const BlockedShape &shape : shapes)
+          if (!llvm::is_contained(all, shape))
+            all.push_back(shape);
+        if (all.size() > kMaxBlockOffsets)
+          return ProgramOp(plan.interface->program).emitError()
+                 << "the blocked layout supports at most " << kMaxBlockOffsets
+                 << " field shapes read through connectivity '" << table << "' per program";
+      }
+    return success();
+  }
+
   /// A readable name for a program value passed to a kernel.
   std::string captureHint(Value value, const ProgramPlan &plan) {
     if (auto arg = dyn_cast<BlockArgument>(value))
@@ -416,6 +442,8 @@ private:
       plan.hblock = hblock.getInt();
     KernelScope &scope = plan.scope;
     scope.names = names.functionScope();
+    if (target.supportsBlockedLayout())
+      scope.gathers = BlockedGathers::of(kernel);
     NameTable &local = scope.names;
     local.reserve("timed"); // the launcher's timer
     // The work item's box; the target's loops around the body define it.
@@ -470,12 +498,15 @@ private:
         ld = local.unique(word + "_ld");
         plan.stateParameters.push_back({"int64_t", ld, Value(), table + ".ld()"});
       }
-      std::string blocks;
-      if (target.supportsBlockedLayout()) {
-        blocks = local.unique(word + "_blocks");
-        plan.blockedParameters.push_back({"const int32_t *", blocks, Value(), table + ".blocks()"});
-      }
-      scope.tables[conn.getSymName()] = {entries, ld, blocks};
+      SmallVector<std::string, 2> blockOffsets;
+      if (target.supportsBlockedLayout())
+        for (const BlockedShape &shape : scope.gathers.perTable.lookup(conn.getSymName())) {
+          blockOffsets.push_back(local.unique(word + "_offsets_" + shape.suffix()));
+          plan.blockedParameters.push_back(
+              {"const int64_t *", blockOffsets.back(), Value(),
+               table + ".block_offsets(" + shape.beyond(program.state + ".extents.nlev") + ")"});
+        }
+      scope.tables[conn.getSymName()] = {entries, ld, blockOffsets};
     }
     if (target.supportsBlockedLayout()) {
       plan.nproma = scope.nproma = local.unique("nproma");
@@ -690,9 +721,12 @@ private:
          << ".load(mesh, " << cStringLiteral(conn.getSymName()) << ", "
          << locationEnumerator(conn.getSource()) << ", " << locationEnumerator(conn.getTarget())
          << ", " << conn.getSize() << ", " << state << "->stream);\n";
-      if (target.supportsBlockedLayout() && plan.kernelTable.lookup(conn.getSymName()) == table.name)
+      if (plan.kernelTable.lookup(conn.getSymName()) != table.name)
+        continue;
+      for (const BlockedShape &shape : plan.blockOffsets.lookup(conn.getSymName()))
         os << "if (status == FUSEC_SUCCESS && " << state << "->extents.blocked())\nstatus = "
-           << state << "->" << table.name << ".compute_blocks(" << state << "->extents.nproma);\n";
+           << state << "->" << table.name << ".compute_block_offsets(" << state
+           << "->extents.nproma, " << shape.beyond(state + "->extents.nlev") << ");\n";
     }
     for (const BufferMember &buffer : plan.buffers) {
       AllocOp alloc = buffer.alloc;

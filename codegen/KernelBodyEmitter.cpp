@@ -89,6 +89,65 @@ static std::string sum(ArrayRef<std::string> terms) {
   return present.empty() ? "0" : llvm::join(present, " + ");
 }
 
+std::optional<BlockedShape> BlockedShape::of(Type field) {
+  FieldShape shape = FieldShape::of(field);
+  if (!shape.location || (shape.sparse.empty() && shape.vertical == VerticalKind::None))
+    return std::nullopt;
+  return BlockedShape{shape.vertical, shape.sparse.empty() ? 0 : shape.sparseSize};
+}
+
+std::string BlockedShape::beyond(StringRef numLevels) const {
+  if (vertical == VerticalKind::None)
+    return std::to_string(sparseSize - 1);
+  bool half = vertical == VerticalKind::Half;
+  if (!sparseSize)
+    return half ? numLevels.str() : numLevels.str() + " - 1";
+  return std::to_string(sparseSize) + " * " + (half ? "(" + numLevels.str() + " + 1)" : numLevels.str()) +
+         " - 1";
+}
+
+std::string BlockedShape::suffix() const {
+  std::string vertical = this->vertical == VerticalKind::Full   ? "full"
+                         : this->vertical == VerticalKind::Half ? "half"
+                                                                : "";
+  if (!sparseSize)
+    return vertical;
+  std::string sparse = "s" + std::to_string(sparseSize);
+  return vertical.empty() ? sparse : sparse + "_" + vertical;
+}
+
+template <typename T> static void addUnique(SmallVectorImpl<T> &list, const T &item) {
+  if (!llvm::is_contained(list, item))
+    list.push_back(item);
+}
+
+/// The connectivity through which `point` was reached, if it is a neighbour.
+static std::optional<StringRef> neighborTable(Value point) {
+  if (auto neighbor = point.getDefiningOp<NeighborOp>())
+    return neighbor.getConn();
+  if (auto argument = dyn_cast<BlockArgument>(point))
+    if (auto reduce = dyn_cast<ReduceOp>(argument.getOwner()->getParentOp()))
+      if (argument == reduce.getNeighbor())
+        return reduce.getConn();
+  return std::nullopt;
+}
+
+BlockedGathers BlockedGathers::of(KernelOp kernel) {
+  BlockedGathers gathers;
+  kernel.walk([&](LoadOp load) {
+    Value point = load.getPoint();
+    std::optional<BlockedShape> shape = BlockedShape::of(load.getField().getType());
+    if (!point || !shape)
+      return;
+    std::optional<StringRef> table = neighborTable(point);
+    if (!table)
+      return;
+    addUnique(gathers.atPoint[point], *shape);
+    addUnique(gathers.perTable[*table], *shape);
+  });
+  return gathers;
+}
+
 std::string KernelBodyEmitter::elementIndex(Value field, Value point, Value slot, StringRef level) {
   FieldShape shape = FieldShape::of(field.getType());
   if (!shape.location)
@@ -98,23 +157,22 @@ std::string KernelBodyEmitter::elementIndex(Value field, Value point, Value slot
   bool sparse = !shape.sparse.empty();
   if (sparse)
     levelStride += " * " + std::to_string(shape.sparseSize);
-  std::string blockTerm;
+  std::string pointTerm, blockTerm;
   // Blocked: one block holds ld*N*L elements, of which the terms above cover
   // ld (the point index h = jc + jb*ld counts them); 2-D dense fields need nothing.
-  if (scope.blocked && (sparse || shape.vertical != VerticalKind::None)) {
-    std::string elementsBeyondPoint;
-    if (shape.vertical == VerticalKind::None) {
-      elementsBeyondPoint = std::to_string(shape.sparseSize - 1);
-    } else {
-      std::string levels =
-          shape.vertical == VerticalKind::Half ? "(" + scope.numLevels + " + 1)" : scope.numLevels;
-      elementsBeyondPoint =
-          (sparse ? std::to_string(shape.sparseSize) + " * " + levels : levels) + " - 1";
-    }
-    blockTerm = scaled(blockOf(point, scope.nproma),
-                       "(" + scope.nproma + " * (" + elementsBeyondPoint + "))");
+  std::optional<BlockedShape> blockedShape = BlockedShape::of(field.getType());
+  auto offsets = scope.pointOffsets.find(point);
+  if (scope.blocked && blockedShape && offsets != scope.pointOffsets.end()) {
+    // A neighbour: its block offset is point and block term in one.
+    const auto &shapes = scope.gathers.atPoint.find(point)->second;
+    pointTerm = offsets->second[llvm::find(shapes, *blockedShape) - shapes.begin()];
+  } else {
+    pointTerm = expr(point);
+    if (scope.blocked && blockedShape)
+      blockTerm = scaled(blockOf(point, scope.nproma),
+                         "(" + scope.nproma + " * (" + blockedShape->beyond(scope.numLevels) + "))");
   }
-  return sum({expr(point), sparse ? scaled(expr(slot), ld) : std::string(),
+  return sum({pointTerm, sparse ? scaled(expr(slot), ld) : std::string(),
               level.empty() ? std::string() : scaled(level, levelStride), blockTerm});
 }
 
@@ -124,6 +182,37 @@ std::string KernelBodyEmitter::blockOf(Value point, StringRef ld) {
     return known->second;
   // A point from elsewhere (an scf.if result): -1 / ld is 0, as for missing points.
   return "(" + expr(point) + " / " + ld.str() + ")";
+}
+
+bool KernelBodyEmitter::declareBlockOffsets(Value point, const KernelScope::Table &entries,
+                                            StringRef position, StringRef guard,
+                                            raw_ostream &os) {
+  auto shapes = scope.gathers.atPoint.find(point);
+  if (!scope.blocked || shapes == scope.gathers.atPoint.end())
+    return true;
+  StringRef table = *neighborTable(point);
+  const auto &tableShapes = scope.gathers.perTable.find(table)->second;
+  SmallVector<std::string, 2> &names = scope.pointOffsets[point];
+  for (const BlockedShape &shape : shapes->second) {
+    const std::string &offsets =
+        entries.blockOffsets[llvm::find(tableShapes, shape) - tableShapes.begin()];
+    std::string read = offsets + "[" + position.str() + "]";
+    if (!guard.empty())
+      read = guard.str() + " >= 0 ? " + read + " : -1";
+    names.push_back(scope.names.unique(table.lower() + "_" + shape.suffix()));
+    os << "const int64_t " << names.back() << " = " << read << ";\n";
+  }
+  return llvm::any_of(point.getUsers(), [&](Operation *user) {
+    if (isa<ValidOp>(user))
+      return false;
+    auto load = dyn_cast<LoadOp>(user);
+    return !load || !BlockedShape::of(load.getField().getType());
+  });
+}
+
+std::string KernelBodyEmitter::presence(Value point) {
+  auto offsets = scope.pointOffsets.find(point);
+  return offsets != scope.pointOffsets.end() ? offsets->second.front() : expr(point);
 }
 
 /// A negative literal after `+` needs parentheses.
@@ -188,7 +277,7 @@ LogicalResult KernelBodyEmitter::emitOp(Operation *op, raw_ostream &os) {
         if (!mayBeMissing(valid.getPoint()))
           scope.values[valid.getResult()] = "true";
         else
-          declare(valid.getResult(), "valid", expr(valid.getPoint()) + " >= 0", os);
+          declare(valid.getResult(), "valid", presence(valid.getPoint()) + " >= 0", os);
         return success();
       })
       .Case([&](arith::ConstantOp constant) -> LogicalResult {
@@ -217,24 +306,22 @@ LogicalResult KernelBodyEmitter::emitLoad(LoadOp load, raw_ostream &os) {
   std::string base = expr(field);
   std::string read = base + "[" + elementIndex(field, point, load.getNbr(), loadLevel(load)) + "]";
   if (point && mayBeMissing(point))
-    read = expr(point) + " >= 0 ? " + read + " : " + zeroLiteral(load.getType());
+    read = presence(point) + " >= 0 ? " + read + " : " + zeroLiteral(load.getType());
   declare(load.getResult(), base, read, os);
   return success();
 }
 
 LogicalResult KernelBodyEmitter::emitNeighbor(NeighborOp neighbor, raw_ostream &os) {
   const KernelScope::Table &entries = table(neighbor.getConnAttr());
-  std::string point = expr(neighbor.getPoint());
-  std::string read =
-      entries.entries + "[" + sum({point, scaled(expr(neighbor.getIndex()), entries.ld)}) + "]";
-  if (mayBeMissing(neighbor.getPoint()))
-    read = point + " >= 0 ? " + read + " : -1";
+  std::string position =
+      sum({expr(neighbor.getPoint()), scaled(expr(neighbor.getIndex()), entries.ld)});
+  std::string guard = mayBeMissing(neighbor.getPoint()) ? presence(neighbor.getPoint()) : "";
+  if (!declareBlockOffsets(neighbor.getResult(), entries, position, guard, os))
+    return success();
+  std::string read = entries.entries + "[" + position + "]";
+  if (!guard.empty())
+    read = guard + " >= 0 ? " + read + " : -1";
   declare(neighbor.getResult(), neighbor.getConn().lower(), read, os);
-  // Read where used: loads at a missing neighbour are guarded, so the
-  // position is valid wherever the block is read.
-  if (scope.blocked)
-    scope.pointBlocks[neighbor.getResult()] =
-        entries.blocks + "[" + sum({point, scaled(expr(neighbor.getIndex()), entries.ld)}) + "]";
   return success();
 }
 
@@ -261,15 +348,14 @@ LogicalResult KernelBodyEmitter::emitReduce(ReduceOp reduce, raw_ostream &os) {
   // missing; otherwise the fold is the body once per slot.
   if (isUsed(neighbor) || conn.getSkip()) {
     const KernelScope::Table &entries = table(reduce.getConnAttr());
-    std::string name = scope.names.unique(connName);
-    os << "const int32_t " << name << " = " << entries.entries << "["
-       << sum({point, scaled(slot, entries.ld)}) << "];\n";
+    std::string position = sum({point, scaled(slot, entries.ld)});
+    if (declareBlockOffsets(neighbor, entries, position, /*guard=*/"", os)) {
+      std::string name = scope.names.unique(connName);
+      os << "const int32_t " << name << " = " << entries.entries << "[" << position << "];\n";
+      scope.values[neighbor] = name;
+    }
     if (conn.getSkip())
-      os << "if (" << name << " < 0)\ncontinue;\n";
-    scope.values[neighbor] = name;
-    if (scope.blocked)
-      scope.pointBlocks[neighbor] =
-          entries.blocks + "[" + sum({point, scaled(slot, entries.ld)}) + "]";
+      os << "if (" << presence(neighbor) << " < 0)\ncontinue;\n";
   }
   Block &body = reduce.getBody().front();
   if (failed(emitBlock(body, os)))

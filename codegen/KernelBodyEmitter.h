@@ -16,12 +16,48 @@
 #include "ir/StnOps.h"
 
 #include "llvm/ADT/DenseMap.h"
+#include "llvm/ADT/MapVector.h"
 #include "llvm/ADT/StringMap.h"
 #include "llvm/Support/raw_ostream.h"
 
+#include <optional>
 #include <string>
 
 namespace fusec::codegen {
+
+/// Blocked layout: the shape of a field whose block holds more than nproma
+/// elements (anything but 2-D dense), so that an element's index depends on
+/// its point's block. Gathers at a neighbour read the element's level-0 index
+/// from a table of block offsets per shape (`HostTable::compute_block_offsets`).
+struct BlockedShape {
+  stn::VerticalKind vertical = stn::VerticalKind::None;
+  int64_t sparseSize = 0;
+
+  /// None for 2-D dense fields, which are the same in both layouts.
+  static std::optional<BlockedShape> of(mlir::Type field);
+  /// Elements of a point's column in a block beyond the point itself
+  /// (N*Lv - 1), with `numLevels` the expression of the number of levels.
+  std::string beyond(llvm::StringRef numLevels) const;
+  /// A name part: "full", "half", "s4", "s4_full".
+  std::string suffix() const;
+  bool operator==(const BlockedShape &other) const {
+    return vertical == other.vertical && sparseSize == other.sparseSize;
+  }
+};
+
+/// The capacity of HostTable's block offsets (runtime/include/fusec/kernel_support.h).
+constexpr size_t kMaxBlockOffsets = 8;
+
+/// Blocked layout: the shapes a kernel loads at the points it reaches through
+/// each neighbour table, in the kernel's order.
+struct BlockedGathers {
+  /// Per neighbour point (a stn.neighbor result or a fold's neighbour).
+  llvm::DenseMap<mlir::Value, llvm::SmallVector<BlockedShape, 2>> atPoint;
+  /// Per connectivity name, the union over its points.
+  llvm::MapVector<llvm::StringRef, llvm::SmallVector<BlockedShape, 2>> perTable;
+
+  static BlockedGathers of(stn::KernelOp kernel);
+};
 
 /// The identifiers a kernel body refers to, set up by the kernel's emitter.
 struct KernelScope {
@@ -34,21 +70,27 @@ struct KernelScope {
   std::string leadingDimensions[3];
   /// Per connectivity name: the table parameter and its leading dimension
   /// (empty when every read is at slot 0); in blocked kernels also the
-  /// parameter holding each entry's block.
+  /// block-offset parameters, one per shape in `gathers.perTable`.
   struct Table {
-    std::string entries, ld, blocks;
+    std::string entries, ld;
+    llvm::SmallVector<std::string, 2> blockOffsets;
   };
   llvm::StringMap<Table> tables;
 
   /// Blocked kernels (ICON's CPU layout, fusec_layout.nproma > 0): element
   /// (h, n, k) lies at h + n*ld + k*ld*N + jb*ld*(N*L - 1) with jb the block
-  /// of h, so each point carries the expression of its block.
+  /// of h. The kernel's own points carry the loop's block; a neighbour's
+  /// h + jb*ld*(N*L - 1) is read from the table's block offsets.
   bool blocked = false;
+  BlockedGathers gathers;
   /// The number-of-levels and nproma parameters (blocked kernels): nproma
   /// is every location's ld there, also where no ld parameter is passed.
   std::string numLevels, nproma;
-  /// The block expression of points (neighbours).
+  /// The block expression of points that are not neighbours.
   llvm::DenseMap<mlir::Value, std::string> pointBlocks;
+  /// Per neighbour point, the variables holding its block offsets, in the
+  /// order of `gathers.atPoint`.
+  llvm::DenseMap<mlir::Value, llvm::SmallVector<std::string, 2>> pointOffsets;
   /// The block all points of the work item lie in (blocked kernels).
   std::string workItemBlock;
 };
@@ -88,6 +130,16 @@ private:
   const KernelScope::Table &table(mlir::FlatSymbolRefAttr conn);
   /// Blocked kernels: the block of `point` (known, else h / ld).
   std::string blockOf(mlir::Value point, llvm::StringRef ld);
+  /// Blocked kernels: declares the block offsets of the neighbour `point` at
+  /// table position `position` (-1 where `guard` < 0); returns whether the
+  /// point's own index is needed (by anything but loads through those
+  /// offsets and presence tests). Always true in flat kernels.
+  bool declareBlockOffsets(mlir::Value point, const KernelScope::Table &entries,
+                           llvm::StringRef position, llvm::StringRef guard,
+                           llvm::raw_ostream &os);
+  /// What is tested `>= 0` for whether `point` is present: one of its block
+  /// offsets where it has them, else its index.
+  std::string presence(mlir::Value point);
 
   stn::KernelOp kernel;
   KernelScope &scope;

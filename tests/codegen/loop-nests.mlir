@@ -8,6 +8,7 @@
 // over points), and half levels (nlev + 1) in the domain check.
 
 stn.connectivity @E2C : Edge -> Cell [2]
+stn.connectivity @V2E : Vertex -> Edge [6] skip
 
 // CUDA-LABEL: static __global__ void __launch_bounds__(kThreadsPerBlock)
 // CUDA-NEXT: profile(int32_t k_lb, int32_t k_ub, const double *__restrict__ limit,
@@ -106,9 +107,11 @@ stn.connectivity @E2C : Edge -> Cell [2]
 // fusec_layout.nproma > 0): blocks of nproma points in parallel, the block cut
 // into chunks of at most kHorizontalBlock points and clipped to [h_lb, h_ub),
 // then every level, then the chunk's points; a block of a field holds
-// nproma * levels elements, a neighbour's block comes from the table's blocks.
+// nproma * levels elements. A gather reads the neighbour's level-0 element
+// (index and block in one) from the table's block offsets for the field's
+// shape; the 2-D dense area needs the plain entry.
 // CPP-LABEL: static void blocked_blocked(
-// CPP: {{\[\[}}maybe_unused]] const int32_t *__restrict__ e2c_blocks,
+// CPP: {{\[\[}}maybe_unused]] const int64_t *__restrict__ e2c_offsets_half,
 // CPP-NEXT: {{\[\[}}maybe_unused]] int32_t nproma, {{\[\[}}maybe_unused]] int32_t num_levels) {
 // CPP-NEXT: const int32_t jb_first = h_lb / nproma;
 // CPP-NEXT: const int32_t jb_end = static_cast<int32_t>((int64_t(h_ub) + nproma - 1) / nproma);
@@ -125,20 +128,31 @@ stn.connectivity @E2C : Edge -> Cell [2]
 // CPP-NEXT: for (int32_t k = k_begin; k < k_end; ++k) {
 // CPP-NEXT: #pragma omp simd
 // CPP-NEXT: for (int32_t h = h_begin; h < h_end; ++h) {
+// CPP-NEXT: const int64_t e2c_half = e2c_offsets_half[h];
 // CPP-NEXT: const int32_t e2c = e2c_table[h];
 // CPP-NEXT: const double area_1 = area[e2c];
-// CPP-NEXT: const double w_1 =
-// CPP-NEXT: w[e2c + (k + 1) * cell_ld + e2c_blocks[h] * (nproma * ((num_levels + 1) - 1))];
+// CPP-NEXT: const double w_1 = w[e2c_half + (k + 1) * cell_ld];
 // CPP-NEXT: const double t0 = w_1 * area_1;
 // CPP-NEXT: vn[h + k * edge_ld + jb * (nproma * (num_levels - 1))] = t0;
 // CPP: static int launch_blocked(
 // CPP: if (instance.extents.blocked()) {
 // CPP-NEXT: blocked_blocked(h_lb, h_ub, k_lb, k_ub, area, w, vn, instance.extents.ld[FUSEC_CELL],
-// CPP-NEXT: instance.extents.ld[FUSEC_EDGE], instance.E2C.data(), instance.E2C.blocks(),
+// CPP-NEXT: instance.extents.ld[FUSEC_EDGE], instance.E2C.data(),
+// CPP-NEXT: instance.E2C.block_offsets(instance.extents.nlev),
 // CPP-NEXT: static_cast<int32_t>(instance.extents.nproma), instance.extents.nlev);
 // CPP-NEXT: return FUSEC_SUCCESS;
 // CPP-NEXT: }
 // CPP-NEXT: blocked(h_lb, h_ub, k_lb, k_ub, area, w, vn, instance.extents.ld[FUSEC_CELL],
+
+// A neighbour read only through block offsets needs no entry: its presence is
+// tested on the offset (-1 where missing).
+// CPP-LABEL: static void gather_blocked(
+// CPP: for (int32_t h = h_begin; h < h_end; ++h) {
+// CPP-NEXT: const int64_t v2e_full = v2e_offsets_full[h + v2e_ld];
+// CPP-NEXT: const double vn_1 = v2e_full >= 0 ? vn[v2e_full + k * edge_ld] : 0.0;
+// CPP-NEXT: const bool valid = v2e_full >= 0;
+// CPP-NEXT: const double t0 = valid ? vn_1 : 0.0;
+// CPP-NEXT: vsum[h + k * vertex_ld + jb * (nproma * (num_levels - 1))] = t0;
 
 // CUDA-LABEL: flat(
 // CUDA: if (h_begin >= h_ub)
@@ -167,13 +181,21 @@ stn.connectivity @E2C : Edge -> Cell [2]
 // CPP-NEXT: const double area_1 = area[h];
 // CPP-NEXT: const double t0 = area_1 + area_1;
 // CPP-NEXT: area2[h] = t0;
+
+// Setup computes each table's block offsets once per shape.
+// CPP-LABEL: extern "C" int levels_create_with_layout(
+// CPP: status = instance->E2C.compute_block_offsets(instance->extents.nproma, instance->extents.nlev);
+// CPP: instance->V2E.compute_block_offsets(instance->extents.nproma, instance->extents.nlev - 1);
+
 stn.program @levels(%limit: !stn.field<K x f64> {stn.name = "limit"},
     %scaled: !stn.field<K x f64> {stn.intent = 1 : i32, stn.name = "scaled"},
     %w: !stn.field<Cell x KHalf x f64> {stn.intent = 2 : i32, stn.name = "w"},
     %area: !stn.field<Cell x f64> {stn.name = "area"},
     %area2: !stn.field<Cell x f64> {stn.intent = 1 : i32, stn.name = "area2"},
     %vn: !stn.field<Edge x K x f64> {stn.intent = 1 : i32, stn.name = "vn"},
-    %cells: i32 {stn.name = "cells"}, %edges: i32 {stn.name = "edges"}) {
+    %vsum: !stn.field<Vertex x K x f64> {stn.intent = 1 : i32, stn.name = "vsum"},
+    %cells: i32 {stn.name = "cells"}, %edges: i32 {stn.name = "edges"},
+    %vertices: i32 {stn.name = "vertices"}) {
   %c0 = arith.constant 0 : i32
   %c1 = arith.constant 1 : i32
   %n = stn.nlev : i32
@@ -199,6 +221,16 @@ stn.program @levels(%limit: !stn.field<K x f64> {stn.name = "limit"},
     %x = stn.load %w[%c, k + 1] : !stn.field<Cell x KHalf x f64>
     %v = arith.mulf %x, %a : f64
     stn.write %v to %vn at %e : !stn.point<Edge> : f64, !stn.field<Edge x K x f64>
+  }
+  stn.kernel "gather" on Vertex[%c0 : %vertices] K[%c0 : %n] {
+  ^bb0(%v: !stn.point<Vertex>):
+    %s1 = arith.constant 1 : index
+    %e = stn.neighbor %v through @V2E [%s1] : !stn.point<Vertex> -> !stn.point<Edge>
+    %x = stn.load %vn[%e] : !stn.field<Edge x K x f64>
+    %ok = stn.valid %e : !stn.point<Edge>
+    %zero = arith.constant 0.0 : f64
+    %y = arith.select %ok, %x, %zero : f64
+    stn.write %y to %vsum at %v : !stn.point<Vertex> : f64, !stn.field<Vertex x K x f64>
   }
   stn.kernel "flat" on Cell[%c0 : %cells] {
   ^bb0(%c: !stn.point<Cell>):

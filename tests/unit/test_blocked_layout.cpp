@@ -1,5 +1,5 @@
-// ICON's blocked CPU layout (fusec_layout.nproma): the extents an instance keeps, the blocks of
-// neighbour tables, comparisons in blocks, and the C API's flat <-> blocked copies.
+// ICON's blocked CPU layout (fusec_layout.nproma): the extents an instance keeps, the block
+// offsets of neighbour tables, comparisons in blocks, and the C API's flat <-> blocked copies.
 #include "fusec/c_api.h"
 #include "fusec/kernel_support.h"
 
@@ -59,15 +59,29 @@ TEST_CASE("Extents refuse a blocked layout with another ld or a negative nproma"
   CHECK(extents.elements(FUSEC_CELL, fusec::Levels::Full, 0) == 8 * 4);
 }
 
-TEST_CASE("Neighbour tables know each entry's block, 0 where the neighbour is missing") {
+TEST_CASE("Neighbour tables hold each entry's level-0 element per field shape, -1 where missing") {
   SmallMesh small;
   fusec::HostTable table;
   REQUIRE(table.load(&small.mesh, "E2C", FUSEC_EDGE, FUSEC_CELL, 2) == FUSEC_SUCCESS);
-  CHECK(table.blocks() == nullptr);
-  REQUIRE(table.compute_blocks(2) == FUSEC_SUCCESS);
-  const std::vector<int32_t> expected = {0, 0, 1, 1, 2, 2, 1, 0, 1, 1, 2, 0, 0, 0};
-  CHECK(std::vector<int32_t>(table.blocks(), table.blocks() + 14) == expected);
-  CHECK(table.compute_blocks(0) == FUSEC_ERROR_INVALID_ARGUMENT);
+  CHECK(table.block_offsets(3) == nullptr);
+  // Full-level cell fields with 4 levels, nproma 2: cell c at c % 2 + 2 * 4 * (c / 2).
+  REQUIRE(table.compute_block_offsets(2, 4 - 1) == FUSEC_SUCCESS);
+  const std::vector<int64_t> full = {0, 1, 8, 9, 16, 16, 9, 1, 8, 9, 16, -1, 0, 0};
+  CHECK(std::vector<int64_t>(table.block_offsets(3), table.block_offsets(3) + 14) == full);
+  // Half levels (5) are another shape, kept beside the first; computing one again is a no-op.
+  REQUIRE(table.compute_block_offsets(2, 5 - 1) == FUSEC_SUCCESS);
+  CHECK(table.block_offsets(4)[4] == 4 + 2 * 2 * 4);
+  const int64_t *first = table.block_offsets(3);
+  REQUIRE(table.compute_block_offsets(2, 3) == FUSEC_SUCCESS);
+  CHECK(table.block_offsets(3) == first);
+  CHECK(table.compute_block_offsets(0, 3) == FUSEC_ERROR_INVALID_ARGUMENT);
+  CHECK(table.compute_block_offsets(2, -1) == FUSEC_ERROR_INVALID_ARGUMENT);
+  // At most 8 shapes per table.
+  for (int64_t beyond = 5; beyond < 11; ++beyond)
+    REQUIRE(table.compute_block_offsets(2, beyond) == FUSEC_SUCCESS);
+  CHECK(table.compute_block_offsets(2, 11) == FUSEC_ERROR_UNSUPPORTED_LAYOUT);
+  table.release();
+  CHECK(table.block_offsets(3) == nullptr);
 }
 
 TEST_CASE("Blocked copies put (h, n, k) at jc + nproma*(n + N*(k + L*jb))") {

@@ -396,23 +396,37 @@ public:
     return FUSEC_SUCCESS;
   }
 
-  /* For the blocked layout: the block (entry / nproma) of every entry, 0 for missing ones,
-   * at the entry's position (ICON's *_blk arrays), so kernels need no division. */
-  int compute_blocks(int64_t nproma) {
-    if (nproma <= 0)
+  /* For the blocked layout: per entry, the index of its element at level 0 and slot 0 in
+   * fields whose block holds nproma * (beyond + 1) elements, entry + (entry / nproma) * nproma *
+   * beyond (ICON's idx and blk in one number), or -1 where the neighbour is missing. A kernel
+   * then gathers at offset + k * nproma as it would at entry + k * ld in the flat layout.
+   * Computed once per field shape (value of beyond); again is a no-op. */
+  int compute_block_offsets(int64_t nproma, int64_t beyond) {
+    if (nproma <= 0 || beyond < 0)
       return FUSEC_ERROR_INVALID_ARGUMENT;
-    if (int status = blocks_.allocate(entries_.size()))
+    if (block_offsets(beyond) != nullptr || entries_.size() == 0)
+      return FUSEC_SUCCESS;
+    if (num_offsets_ == kMaxBlockOffsets)
+      return FUSEC_ERROR_UNSUPPORTED_LAYOUT;
+    HostArray<int64_t> &offsets = offsets_[num_offsets_];
+    if (int status = offsets.allocate(entries_.size()))
       return status;
     for (size_t i = 0; i < entries_.size(); ++i) {
-      const int32_t entry = entries_.data()[i];
-      blocks_.data()[i] = entry >= 0 ? static_cast<int32_t>(entry / nproma) : 0;
+      const int64_t entry = entries_.data()[i];
+      offsets.data()[i] = entry >= 0 ? entry + entry / nproma * nproma * beyond : -1;
     }
+    offset_beyond_[num_offsets_++] = beyond;
     return FUSEC_SUCCESS;
   }
 
   const int32_t *data() const { return entries_.data(); }
-  /* Null until compute_blocks. */
-  const int32_t *blocks() const { return blocks_.data(); }
+  /* Null until compute_block_offsets(nproma, beyond). */
+  const int64_t *block_offsets(int64_t beyond) const {
+    for (int i = 0; i < num_offsets_; ++i)
+      if (offset_beyond_[i] == beyond)
+        return offsets_[i].data();
+    return nullptr;
+  }
   int64_t ld() const { return rows_; }
   size_t size() const { return entries_.size(); }
 
@@ -455,7 +469,9 @@ public:
 
   void release() {
     entries_.release();
-    blocks_.release();
+    for (int i = 0; i < num_offsets_; ++i)
+      offsets_[i].release();
+    num_offsets_ = 0;
     rows_ = 0;
     neighbors_ = 0;
     cached_ = 0;
@@ -469,7 +485,12 @@ private:
   static constexpr int kCacheSize = 8;
 
   HostArray<int32_t> entries_;
-  HostArray<int32_t> blocks_;
+  /* Distinct field shapes gathered through one table in the blocked layout; the emitter
+   * refuses programs that need more (kMaxBlockOffsets in KernelBodyEmitter.h). */
+  static constexpr int kMaxBlockOffsets = 8;
+  HostArray<int64_t> offsets_[kMaxBlockOffsets];
+  int64_t offset_beyond_[kMaxBlockOffsets] = {};
+  int num_offsets_ = 0;
   int32_t rows_ = 0;
   int32_t neighbors_ = 0;
   CachedImage cache_[kCacheSize] = {};

@@ -93,13 +93,20 @@ class Run:
     seconds: float
 
 
+# Fuzzer backends beyond fusec-bench's own: the C++ backend in ICON's blocked layout, with an
+# nproma that leaves the last block of every location partial on both grids.
+BLOCKED_NPROMA = 7
+BACKEND_ARGUMENTS = {"cpp-blocked": ["--backend", "cpp", "--layout", f"blocked:{BLOCKED_NPROMA}"]}
+
+
 def bench(settings: Settings, stn: Path, inputs: Path, grid: str, nlev: int, seed: int,
           pipelines: list[str], backend: str, defines: list[str], cache_dir: Path,
           json_path: Path, programs: str = "all") -> Run:
     command = [str(settings.bench), "run", str(stn), "--inputs-file", str(inputs),
                "-I", str(settings.include_dir), "--grid", grid, "--nlev", str(nlev),
                "--inputs", "random", "--seed", str(seed), "--repeat", "0", "--warmup", "0",
-               "--programs", programs, "--pipelines", ",".join(pipelines), "--backend", backend,
+               "--programs", programs, "--pipelines", ",".join(pipelines),
+               *BACKEND_ARGUMENTS.get(backend, ["--backend", backend]),
                "--cache-dir", str(cache_dir), "--json", str(json_path)]
     for d in defines:
         command += ["-D", d]
