@@ -102,8 +102,8 @@ std::string BlockedShape::beyond(StringRef numLevels) const {
   bool half = vertical == VerticalKind::Half;
   if (!sparseSize)
     return half ? numLevels.str() : numLevels.str() + " - 1";
-  return std::to_string(sparseSize) + " * " + (half ? "(" + numLevels.str() + " + 1)" : numLevels.str()) +
-         " - 1";
+  std::string levels = half ? "(" + numLevels.str() + " + 1)" : numLevels.str();
+  return std::to_string(sparseSize) + " * " + levels + " - 1";
 }
 
 std::string BlockedShape::suffix() const {
@@ -168,9 +168,10 @@ std::string KernelBodyEmitter::elementIndex(Value field, Value point, Value slot
     pointTerm = offsets->second[llvm::find(shapes, *blockedShape) - shapes.begin()];
   } else {
     pointTerm = expr(point);
-    if (scope.blocked && blockedShape)
-      blockTerm = scaled(blockOf(point, scope.nproma),
-                         "(" + scope.nproma + " * (" + blockedShape->beyond(scope.numLevels) + "))");
+    if (scope.blocked && blockedShape) {
+      std::string blockSize = scope.nproma + " * (" + blockedShape->beyond(scope.numLevels) + ")";
+      blockTerm = scaled(blockOf(point, scope.nproma), "(" + blockSize + ")");
+    }
   }
   return sum({pointTerm, sparse ? scaled(expr(slot), ld) : std::string(),
               level.empty() ? std::string() : scaled(level, levelStride), blockTerm});
