@@ -50,24 +50,32 @@ def spread(values, scale):
     return f"{min(values) * scale:.3g}–{max(values) * scale:.3g}"
 
 
-def add_program_arguments(parser):
-    """The fusec-bench binary, the .stn file, its programs and the pipelines to compare."""
-    parser.add_argument("--fusec-bench", default=os.path.join(ROOT, "build", "bin", "fusec-bench"))
+def add_program_arguments(parser, bench=True):
+    """The fusec-bench binary (unless `bench` is false), the .stn file, its programs and the
+    pipelines to compare."""
+    if bench:
+        parser.add_argument("--fusec-bench",
+                            default=os.path.join(ROOT, "build", "bin", "fusec-bench"))
     parser.add_argument("--source", default=os.path.join(ROOT, "stencils", "diffusion.stn"))
     parser.add_argument("--programs", default=",".join(DIFFUSION_PROGRAMS))
     parser.add_argument("--pipelines", default="none,fuse-all")
 
 
-def main():
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    add_program_arguments(parser)
+def add_run_arguments(parser, threads="1,2"):
+    """Where and how often: backend, grid, levels, thread counts, input modes, rounds, runs."""
     parser.add_argument("--backend", default="cpp")
     parser.add_argument("--grid", default="r2b5")
     parser.add_argument("--nlev", type=int, default=80)
-    parser.add_argument("--threads", default="1,2")
+    parser.add_argument("--threads", default=threads)
     parser.add_argument("--inputs", default="random,realistic")
     parser.add_argument("--rounds", type=int, default=3)
     parser.add_argument("--repeat", type=int, default=7)
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    add_program_arguments(parser)
+    add_run_arguments(parser)
     parser.add_argument("--out", default=os.path.join(ROOT, "build", "bench-rounds"))
     args = parser.parse_args()
     os.makedirs(args.out, exist_ok=True)

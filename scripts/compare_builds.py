@@ -16,21 +16,15 @@ import sys
 import tempfile
 from types import SimpleNamespace
 
-from bench_rounds import add_program_arguments, run_once, spread
+from bench_rounds import add_program_arguments, add_run_arguments, run_once, spread
 
 
 def main():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    add_program_arguments(parser)
+    add_program_arguments(parser, bench=False)
     parser.add_argument("--before", required=True, help="bin directory of the first build")
     parser.add_argument("--after", required=True, help="bin directory of the second build")
-    parser.add_argument("--backend", default="cpp")
-    parser.add_argument("--grid", default="r2b5")
-    parser.add_argument("--nlev", type=int, default=80)
-    parser.add_argument("--threads", default="2,1")
-    parser.add_argument("--inputs", default="random,realistic")
-    parser.add_argument("--rounds", type=int, default=3)
-    parser.add_argument("--repeat", type=int, default=7)
+    add_run_arguments(parser, threads="2,1")
     args = parser.parse_args()
 
     builds = {"before": args.before, "after": args.after}

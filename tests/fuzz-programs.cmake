@@ -1,10 +1,10 @@
 # Random-program differential testing (docs/fuzzing.md): a fixed-seed batch of generated
 # programs, each run on a limited-area and a global grid under none, fuse-all, every pass
 # alone, k-blocking and random pass sequences, on the interpreter, on compiled C++ (flat and
-# blocked layout, nproma 7) and on the
-# emitted CUDA run on the host with its threads shuffled, against the interpreter on the
-# unoptimised program. The same seed always generates the same files. About 4 minutes on
-# 2 cores (one fusec-bench at a time: ctest runs other tests beside it). A failure is reported
+# blocked layout, nproma 7) and on the emitted CUDA run on the host with its threads
+# shuffled, against the interpreter on the unoptimised program. The same seed always
+# generates the same files. About 7 minutes on 2 cores beside the rest of ctest (one
+# fusec-bench at a time: ctest runs other tests beside it). A failure is reported
 # with its program and pipeline; `scripts/fuzz-programs.sh --seed 2 --count 30 --reduce`
 # reduces it to a regression test under tests/e2e/fuzz-regressions.
 find_package(Python3 COMPONENTS Interpreter QUIET)
