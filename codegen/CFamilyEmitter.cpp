@@ -498,12 +498,12 @@ private:
         ld = local.unique(word + "_ld");
         plan.stateParameters.push_back({"int64_t", ld, Value(), table + ".ld()"});
       }
-      SmallVector<std::string, 2> blockOffsets;
+      NamesByShape blockOffsets;
       if (target.supportsBlockedLayout())
         for (const BlockedShape &shape : scope.gathers.perTable.lookup(conn.getSymName())) {
-          blockOffsets.push_back(local.unique(word + "_offsets_" + shape.suffix()));
+          blockOffsets.push_back({shape, local.unique(word + "_offsets_" + shape.suffix())});
           plan.blockedParameters.push_back(
-              {"const int64_t *", blockOffsets.back(), Value(),
+              {"const int64_t *", blockOffsets.back().second, Value(),
                table + ".block_offsets(" + shape.beyond(program.state + ".extents.nlev") + ")"});
         }
       scope.tables[conn.getSymName()] = {entries, ld, blockOffsets};

@@ -116,6 +116,12 @@ std::string BlockedShape::suffix() const {
   return vertical.empty() ? sparse : sparse + "_" + vertical;
 }
 
+const std::string &nameOfShape(const NamesByShape &names, const BlockedShape &shape) {
+  auto it = llvm::find_if(names, [&](const auto &entry) { return entry.first == shape; });
+  assert(it != names.end() && "no name for the shape");
+  return it->second;
+}
+
 template <typename T> static void addUnique(SmallVectorImpl<T> &list, const T &item) {
   if (!llvm::is_contained(list, item))
     list.push_back(item);
@@ -164,8 +170,7 @@ std::string KernelBodyEmitter::elementIndex(Value field, Value point, Value slot
   auto offsets = scope.pointOffsets.find(point);
   if (scope.blocked && blockedShape && offsets != scope.pointOffsets.end()) {
     // A neighbour: its block offset is point and block term in one.
-    const auto &shapes = scope.gathers.atPoint.find(point)->second;
-    pointTerm = offsets->second[llvm::find(shapes, *blockedShape) - shapes.begin()];
+    pointTerm = nameOfShape(offsets->second, *blockedShape);
   } else {
     pointTerm = expr(point);
     if (scope.blocked && blockedShape) {
@@ -192,16 +197,13 @@ bool KernelBodyEmitter::declareBlockOffsets(Value point, const KernelScope::Tabl
   if (!scope.blocked || shapes == scope.gathers.atPoint.end())
     return true;
   StringRef table = *neighborTable(point);
-  const auto &tableShapes = scope.gathers.perTable.find(table)->second;
-  SmallVector<std::string, 2> &names = scope.pointOffsets[point];
+  NamesByShape &names = scope.pointOffsets[point];
   for (const BlockedShape &shape : shapes->second) {
-    const std::string &offsets =
-        entries.blockOffsets[llvm::find(tableShapes, shape) - tableShapes.begin()];
-    std::string read = offsets + "[" + position.str() + "]";
+    std::string read = nameOfShape(entries.blockOffsets, shape) + "[" + position.str() + "]";
     if (!guard.empty())
       read = guard.str() + " >= 0 ? " + read + " : -1";
-    names.push_back(scope.names.unique(table.lower() + "_" + shape.suffix()));
-    os << "const int64_t " << names.back() << " = " << read << ";\n";
+    names.push_back({shape, scope.names.unique(table.lower() + "_" + shape.suffix())});
+    os << "const int64_t " << names.back().second << " = " << read << ";\n";
   }
   return llvm::any_of(point.getUsers(), [&](Operation *user) {
     if (isa<ValidOp>(user))
@@ -213,7 +215,7 @@ bool KernelBodyEmitter::declareBlockOffsets(Value point, const KernelScope::Tabl
 
 std::string KernelBodyEmitter::presence(Value point) {
   auto offsets = scope.pointOffsets.find(point);
-  return offsets != scope.pointOffsets.end() ? offsets->second.front() : expr(point);
+  return offsets != scope.pointOffsets.end() ? offsets->second.front().second : expr(point);
 }
 
 /// A negative literal after `+` needs parentheses.

@@ -45,6 +45,13 @@ struct BlockedShape {
   }
 };
 
+/// Blocked layout: a name per field shape (block-offset parameters or
+/// variables), in the order the shapes were met.
+using NamesByShape = llvm::SmallVector<std::pair<BlockedShape, std::string>, 2>;
+
+/// The name `names` holds for `shape`; the shape must be there.
+const std::string &nameOfShape(const NamesByShape &names, const BlockedShape &shape);
+
 /// The capacity of HostTable's block offsets (runtime/include/fusec/kernel_support.h).
 constexpr size_t kMaxBlockOffsets = 8;
 
@@ -73,7 +80,7 @@ struct KernelScope {
   /// block-offset parameters, one per shape in `gathers.perTable`.
   struct Table {
     std::string entries, ld;
-    llvm::SmallVector<std::string, 2> blockOffsets;
+    NamesByShape blockOffsets;
   };
   llvm::StringMap<Table> tables;
 
@@ -88,9 +95,8 @@ struct KernelScope {
   std::string numLevels, nproma;
   /// The block expression of points that are not neighbours.
   llvm::DenseMap<mlir::Value, std::string> pointBlocks;
-  /// Per neighbour point, the variables holding its block offsets, in the
-  /// order of `gathers.atPoint`.
-  llvm::DenseMap<mlir::Value, llvm::SmallVector<std::string, 2>> pointOffsets;
+  /// Per neighbour point, the variables holding its block offsets.
+  llvm::DenseMap<mlir::Value, NamesByShape> pointOffsets;
   /// The block all points of the work item lie in (blocked kernels).
   std::string workItemBlock;
 };
