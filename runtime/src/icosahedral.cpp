@@ -142,6 +142,25 @@ TriangleMesh bisect(const TriangleMesh &parent) {
   return mesh;
 }
 
+// Numbers the vertices in order of first appearance when the cells are scanned in (tree) order,
+// as edges are and as ICON's grid files do (vertices 0 and 1 are corners of cell 0). In order of
+// creation, each bisection's midpoints would follow all older vertices, and the 16 vertices of
+// an nproma block would gather from 16 different edge blocks on R2B4 instead of 9.
+void number_vertices_by_cells(TriangleMesh &mesh) {
+  std::vector<int32_t> new_index(mesh.vertices.size(), kMissing);
+  std::vector<Vec3> vertices;
+  vertices.reserve(mesh.vertices.size());
+  for (Triangle &t : mesh.triangles)
+    for (int32_t &v : t) {
+      if (new_index[size_t(v)] == kMissing) {
+        new_index[size_t(v)] = int32_t(vertices.size());
+        vertices.push_back(mesh.vertices[size_t(v)]);
+      }
+      v = new_index[size_t(v)];
+    }
+  mesh.vertices = std::move(vertices);
+}
+
 int32_t position_of(const Table &c2v, int32_t c, int32_t v) {
   for (int32_t j = 0; j < 3; ++j)
     if (c2v(c, j) == v)
@@ -241,6 +260,7 @@ Result<Grid> make_icosahedral_grid(int32_t root, int32_t level) {
   TriangleMesh mesh = root_division(icosahedron(), root);
   for (int32_t i = 0; i < level; ++i)
     mesh = bisect(mesh);
+  number_vertices_by_cells(mesh);
 
   GridTopology topology;
   int32_t num_cells = int32_t(mesh.triangles.size());

@@ -100,6 +100,23 @@ TEST_CASE("cells are counter-clockwise and edge j joins corners j and j+1", "[gr
   }
 }
 
+TEST_CASE("vertices and edges are numbered in order of first appearance in the cells", "[grid]") {
+  // As in ICON's grid files, so that a block of points gathers from a few blocks of neighbours.
+  const Grid &grid = r2b3();
+  const Table &c2v = grid.table(Connectivity::C2V);
+  const Table &c2e = grid.table(Connectivity::C2E);
+  int32_t next_vertex = 0, next_edge = 0;
+  for (int32_t c = 0; c < grid.num_cells(); ++c)
+    for (int32_t j = 0; j < 3; ++j) {
+      REQUIRE(c2v(c, j) <= next_vertex);
+      next_vertex += c2v(c, j) == next_vertex;
+      REQUIRE(c2e(c, j) <= next_edge);
+      next_edge += c2e(c, j) == next_edge;
+    }
+  CHECK(next_vertex == grid.num_vertices());
+  CHECK(next_edge == grid.num_edges());
+}
+
 TEST_CASE("C2E2C[c][j] is the cell across C2E[c][j]", "[grid]") {
   const Grid &grid = r2b3();
   const Table &c2e = grid.table(Connectivity::C2E);
