@@ -12,7 +12,7 @@ namespace fusec {
 
 // The global icosahedral grid RnBk: root division `root` >= 1, `level` >= 0 bisections.
 // Cells are numbered along the refinement tree (the 4 children of a triangle are consecutive),
-// vertices in order of creation, edges in order of first appearance in the cell list.
+// vertices and edges in order of first appearance in the cell list, as in ICON's grid files.
 Result<Grid> make_icosahedral_grid(int32_t root, int32_t level);
 
 struct LimitedAreaConfig {
