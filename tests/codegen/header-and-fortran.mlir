@@ -8,7 +8,9 @@
 // passed by value, names that are C keywords are renamed, and Fortran names
 // longer than 63 characters are shortened while bind(c) keeps the C name. The
 // Fortran module adds a derived type per program holding the handle, whose
-// `run` is the ICON-style wrap_run_* wrapper. It has no preprocessor line.
+// `run` is the ICON-style wrap_run_* wrapper, generic over a second one for
+// arrays in ICON's blocked layout (one more dimension, nblks, per horizontal
+// field). It has no preprocessor line.
 
 module @diffusion {
   // HEADER-LABEL: #ifndef FUSEC_DIFFUSION_H
@@ -84,7 +86,7 @@ module @diffusion {
   // FORTRAN-NEXT:       apply_to_theta_run_and_verify, apply_to_theta_destroy, apply_to_theta_error_message, &
   // FORTRAN-NEXT:       apply_to_theta_set_exchange_callback, apply_to_theta_set_verification_callback, &
   // FORTRAN-NEXT:       apply_to_theta_enable_timers, apply_to_theta_write_metrics, apply_to_theta_t, &
-  // FORTRAN-NEXT:       wrap_run_apply_to_theta
+  // FORTRAN-NEXT:       wrap_run_apply_to_theta, wrap_run_blocked_apply_to_theta
   // FORTRAN-NEXT:   public :: calculate_enhanced_diffusion_coefficients_for_grid_point_create, &
 
   // The derived type: the handle and the procedures bound to it.
@@ -93,12 +95,14 @@ module @diffusion {
   // FORTRAN-NEXT:   contains
   // FORTRAN-NEXT:     procedure :: create => apply_to_theta_t_create
   // FORTRAN-NEXT:     procedure :: create_with_layout => apply_to_theta_t_create_with_layout
-  // FORTRAN-NEXT:     procedure :: run => wrap_run_apply_to_theta
+  // FORTRAN-NEXT:     procedure :: run_flat => wrap_run_apply_to_theta
   // FORTRAN-NEXT:     procedure :: destroy => apply_to_theta_t_destroy
   // FORTRAN-NEXT:     procedure :: set_exchange_callback => apply_to_theta_t_set_exchange_callback
   // FORTRAN-NEXT:     procedure :: set_verification_callback => apply_to_theta_t_set_verification_callback
   // FORTRAN-NEXT:     procedure :: enable_timers => apply_to_theta_t_enable_timers
   // FORTRAN-NEXT:     procedure :: write_metrics => apply_to_theta_t_write_metrics
+  // FORTRAN-NEXT:     procedure :: run_blocked => wrap_run_blocked_apply_to_theta
+  // FORTRAN-NEXT:     generic :: run => run_flat, run_blocked
   // FORTRAN-NEXT:   end type apply_to_theta_t
   // A long binding continues on the next line.
   // FORTRAN: type :: calculate_enhanced_diffusion_coefficients_for_grid_point_cold_t
@@ -292,6 +296,23 @@ module @diffusion {
   // FORTRAN-NEXT:    end if
   // FORTRAN-NEXT:    call finish_call('wrap_run_apply_to_theta', rc, apply_to_theta_error_message(rc), status)
   // FORTRAN-NEXT:  end subroutine wrap_run_apply_to_theta
+
+  // The same for ICON's blocked arrays f(nproma, [n,] [nlev,] nblks): the
+  // horizontal fields and their copies have one more dimension, the C call is
+  // the same.
+  // FORTRAN:  subroutine wrap_run_blocked_apply_to_theta(self, theta, mask, kh, zd_vertoffset, int_1, arg5, &
+  // FORTRAN-NEXT:      status_1, theta_before, kh_before, theta_rel_tol, theta_abs_tol, kh_rel_tol, kh_abs_tol, &
+  // FORTRAN-NEXT:      status)
+  // FORTRAN-NEXT:    class(apply_to_theta_t), intent(in) :: self
+  // FORTRAN-NEXT:    real(c_double), intent(inout), target, contiguous :: theta(:, :, :)
+  // FORTRAN-NEXT:    logical(c_bool), intent(in), target, contiguous :: mask(:, :, :)
+  // FORTRAN-NEXT:    real(c_float), intent(inout), target, contiguous :: kh(:, :, :)
+  // FORTRAN-NEXT:    integer(c_int32_t), intent(in), target, contiguous :: zd_vertoffset(:, :, :, :)
+  // FORTRAN:         real(c_double), intent(in), target, contiguous, optional :: theta_before(:, :, :)
+  // FORTRAN:         rc = apply_to_theta_run(self%handle, theta, mask, kh, zd_vertoffset, int_1, arg5, &
+  // FORTRAN:         call finish_call('wrap_run_blocked_apply_to_theta', rc, apply_to_theta_error_message(rc), &
+  // FORTRAN-NEXT:        status)
+  // FORTRAN-NEXT:  end subroutine wrap_run_blocked_apply_to_theta
 
   // Callbacks and timers of the instance.
   // FORTRAN:       subroutine apply_to_theta_t_set_exchange_callback(self, callback, user_data)

@@ -107,7 +107,6 @@ program icon_driver
 
   type(diffusion_step_t) :: diffusion   ! one per patch jg in ICON
   ! Per output {rtol, atol}; negative: the defaults of run_and_verify (f64: 1e-12, 1e-15).
-  real(c_double) :: default_tolerances(2, 8) = -1.0_c_double
 
   if (command_argument_count() /= 6) then
     print '(a)', 'usage: icon_driver DATA_DIR GRID NLEV NPROMA NSTEPS METRICS_JSON'
@@ -335,9 +334,10 @@ contains
     call read_scalar('num_cells', c_loc(num_cells), I32)
   end subroutine read_state
 
-  ! One call of diffusion_step on the model state, as nh_hdiff makes it.
+  ! One call of diffusion_step on the model state, as nh_hdiff makes it: the type-bound run
+  ! takes ICON's blocked arrays as they are (the generic picks wrap_run_blocked_diffusion_step).
   subroutine step()
-    status = diffusion_step_run(diffusion%handle, &
+    call diffusion%run( &
         vn, w, theta_v, exner, div_ic, hdef_ic, dwdx, dwdy, &
         e_bln_c_s, rbf_coeff_1, rbf_coeff_2, geofac_div, geofac_n2s, geofac_n2s_c, &
         geofac_n2s_nbh, geofac_grg_x, geofac_grg_y, nudgecoeff_e, &
@@ -346,18 +346,20 @@ contains
         inv_dual_edge_length, area_edge, primal_normal_vert_x, primal_normal_vert_y, &
         dual_normal_vert_x, dual_normal_vert_y, area, &
         diff_multfac_vn, smag_limit, enh_smag_fac, diff_multfac_n2w, &
-        dtime, initial_run, smag_offset, k4, hdiff_efdt_ratio, nudgezone_diff, &
+        dtime, logical(initial_run), smag_offset, k4, hdiff_efdt_ratio, nudgezone_diff, &
         fac_bdydiff_v, diff_multfac_w, thresh_tdiff, smallest_vpfloat, rd_o_cvd, &
-        limited_area, apply_to_temperature, apply_zdiffusion_t, shear_type, loutshs, a_hshr, &
+        logical(limited_area), logical(apply_to_temperature), logical(apply_zdiffusion_t), &
+        shear_type, logical(loutshs), a_hshr, &
         iforcing, nrdmax, start_lb2_v, end_local_v, start_lb5_e, start_nudging_e, &
         start_nudging2_e, end_local_e, end_halo_e, end_halo2_e, start_nudging_c, start_w_c, &
-        start_interior_c, end_local_c, end_halo_c, num_cells)
-    if (status /= 0) call fail('diffusion_step_run: ' // &
+        start_interior_c, end_local_c, end_halo_c, num_cells, status=status)
+    if (status /= 0) call fail('diffusion%run: ' // &
                                c_string(diffusion_step_error_message(status)))
   end subroutine step
 
   ! ICON's verification mode: ICON's own Fortran diffusion computes the step (here fusec's run
-  ! stands in for it), then fusec reruns it from the state taken before and compares.
+  ! stands in for it), then fusec reruns it from the state taken before and compares: run with
+  ! every <out>_before copy (default tolerances).
   subroutine verified_step()
     vn_before = vn
     w_before = w
@@ -368,7 +370,7 @@ contains
     dwdx_before = dwdx
     dwdy_before = dwdy
     call step()
-    status = diffusion_step_run_and_verify(diffusion%handle, &
+    call diffusion%run( &
         vn, w, theta_v, exner, div_ic, hdef_ic, dwdx, dwdy, &
         e_bln_c_s, rbf_coeff_1, rbf_coeff_2, geofac_div, geofac_n2s, geofac_n2s_c, &
         geofac_n2s_nbh, geofac_grg_x, geofac_grg_y, nudgecoeff_e, &
@@ -377,15 +379,18 @@ contains
         inv_dual_edge_length, area_edge, primal_normal_vert_x, primal_normal_vert_y, &
         dual_normal_vert_x, dual_normal_vert_y, area, &
         diff_multfac_vn, smag_limit, enh_smag_fac, diff_multfac_n2w, &
-        dtime, initial_run, smag_offset, k4, hdiff_efdt_ratio, nudgezone_diff, &
+        dtime, logical(initial_run), smag_offset, k4, hdiff_efdt_ratio, nudgezone_diff, &
         fac_bdydiff_v, diff_multfac_w, thresh_tdiff, smallest_vpfloat, rd_o_cvd, &
-        limited_area, apply_to_temperature, apply_zdiffusion_t, shear_type, loutshs, a_hshr, &
+        logical(limited_area), logical(apply_to_temperature), logical(apply_zdiffusion_t), &
+        shear_type, logical(loutshs), a_hshr, &
         iforcing, nrdmax, start_lb2_v, end_local_v, start_lb5_e, start_nudging_e, &
         start_nudging2_e, end_local_e, end_halo_e, end_halo2_e, start_nudging_c, start_w_c, &
         start_interior_c, end_local_c, end_halo_c, num_cells, &
-        vn_before, w_before, theta_v_before, exner_before, div_ic_before, hdef_ic_before, &
-        dwdx_before, dwdy_before, default_tolerances)
-    if (status /= 0) call fail('diffusion_step_run_and_verify: ' // &
+        vn_before=vn_before, w_before=w_before, theta_v_before=theta_v_before, &
+        exner_before=exner_before, div_ic_before=div_ic_before, &
+        hdef_ic_before=hdef_ic_before, dwdx_before=dwdx_before, dwdy_before=dwdy_before, &
+        status=status)
+    if (status /= 0) call fail('diffusion%run (verifying): ' // &
                                c_string(diffusion_step_error_message(status)))
   end subroutine verified_step
 
