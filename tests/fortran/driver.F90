@@ -9,6 +9,7 @@
 program driver
   use, intrinsic :: iso_c_binding
   use fusec_diffusion
+  use fusec_runtime
   use test_support
   use programs
   implicit none
@@ -21,8 +22,8 @@ program driver
   call get_command_argument(1, data_dir)
   call open_grid(grid_name, levels, 13_c_int32_t, trim(data_dir))
   print '(a, i0, a, i0, a, i0, a, i0, a, i0)', 'driver: ' // grid_name // ': ', &
-      num_points(CELL), ' cells, ', num_points(EDGE), ' edges, ', num_points(VERTEX), &
-      ' vertices, nproma ', nproma, ', levels ', nlev
+      num_points(FUSEC_CELL), ' cells, ', num_points(FUSEC_EDGE), ' edges, ', &
+      num_points(FUSEC_VERTEX), ' vertices, nproma ', nproma, ', levels ', nlev
 
   call run_every_program()
   call begin_program('diffusion_step')
@@ -63,15 +64,15 @@ contains
     area = nan64
     theta_v = nan64
     exner = nan64
-    call load_field('z_temp', c_loc(z_temp), F64, CELL, 0_c_int32_t, nlev)
-    call load_field('area', c_loc(area), F64, CELL, 0_c_int32_t, 0_c_int32_t)
-    call load_field('theta_v', c_loc(theta_v), F64, CELL, 0_c_int32_t, nlev)
-    call load_field('exner', c_loc(exner), F64, CELL, 0_c_int32_t, nlev)
-    call load_scalar('rd_o_cvd', c_loc(rd_o_cvd), F64)
-    call load_scalar('h_start', c_loc(h_start), I32)
-    call load_scalar('h_end', c_loc(h_end), I32)
-    call load_scalar('v_start', c_loc(v_start), I32)
-    call load_scalar('v_end', c_loc(v_end), I32)
+    call load_field('z_temp', c_loc(z_temp), FUSEC_F64, FUSEC_CELL, 0_c_int32_t, nlev)
+    call load_field('area', c_loc(area), FUSEC_F64, FUSEC_CELL, 0_c_int32_t, 0_c_int32_t)
+    call load_field('theta_v', c_loc(theta_v), FUSEC_F64, FUSEC_CELL, 0_c_int32_t, nlev)
+    call load_field('exner', c_loc(exner), FUSEC_F64, FUSEC_CELL, 0_c_int32_t, nlev)
+    call load_scalar('rd_o_cvd', c_loc(rd_o_cvd), FUSEC_F64)
+    call load_scalar('h_start', c_loc(h_start), FUSEC_I32)
+    call load_scalar('h_end', c_loc(h_end), FUSEC_I32)
+    call load_scalar('v_start', c_loc(v_start), FUSEC_I32)
+    call load_scalar('v_end', c_loc(v_end), FUSEC_I32)
     theta_v_before = theta_v
     exner_before = exner
     call theta_and_exner%run(z_temp, area, theta_v, exner, rd_o_cvd, h_start, h_end, v_start, &

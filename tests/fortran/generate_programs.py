@@ -20,13 +20,13 @@ SUPPORT_NAMES = {"mesh", "nlev", "nproma", "num_points", "layout", "nan64", "nan
                  "instance", "status"}
 
 ELEMENT = {
-    "f64": ("real(c_double)", "F64", "nan64"),
-    "f32": ("real(c_float)", "F32", "nan32"),
-    "i32": ("integer(c_int32_t)", "I32", "-huge(0_c_int32_t)"),
-    "i1": ("logical(c_bool)", "BOOL", ".false._c_bool"),
-    "bool": ("logical(c_bool)", "BOOL", None),
+    "f64": ("real(c_double)", "FUSEC_F64", "nan64"),
+    "f32": ("real(c_float)", "FUSEC_F32", "nan32"),
+    "i32": ("integer(c_int32_t)", "FUSEC_I32", "-huge(0_c_int32_t)"),
+    "i1": ("logical(c_bool)", "FUSEC_BOOL", ".false._c_bool"),
+    "bool": ("logical(c_bool)", "FUSEC_BOOL", None),
 }
-LOCATIONS = {"Cell": "CELL", "Edge": "EDGE", "Vertex": "VERTEX"}
+LOCATIONS = {"Cell": "FUSEC_CELL", "Edge": "FUSEC_EDGE", "Vertex": "FUSEC_VERTEX"}
 
 
 def fortran_name(prefix, program, suffix=""):
@@ -44,11 +44,11 @@ class Field:
         self.name = name
         self.intent = intent
         self.declared_type, self.kind, self.fill = ELEMENT[dims.pop()]
-        self.location = LOCATIONS.get(dims[0], "NO_LOCATION")
+        self.location = LOCATIONS.get(dims[0], "FUSEC_NO_LOCATION")
         self.neighbors = next((d.strip("[]") for d in dims if d.startswith("[")), "0")
         self.levels = {"K": "nlev", "KHalf": "nlev + 1"}.get(dims[-1], "0")
         extents = []
-        if self.location != "NO_LOCATION":
+        if self.location != "FUSEC_NO_LOCATION":
             extents.append("nproma")
         if self.neighbors != "0":
             extents.append(self.neighbors)
@@ -128,6 +128,7 @@ def main():
         "module programs",
         "  use, intrinsic :: iso_c_binding",
         "  use fusec_diffusion",
+        "  use fusec_runtime",
         "  use test_support",
         "  implicit none",
         "  private",

@@ -1,37 +1,13 @@
-! Helpers of the Fortran driver: bindings of the runtime's C API (fusec/c_api.h), the grid and
-! layout every program is set up with, loading a program's inputs and checking its outputs
-! against the interpreter's (the files fusec-bench --save-outputs writes), and the callbacks
-! the driver registers with the generated library.
+! Helpers of the Fortran driver (the runtime's C API comes from the installed module
+! fusec_runtime): the grid and layout every program is set up with, loading a program's
+! inputs and checking its outputs against the interpreter's (the files fusec-bench
+! --save-outputs writes), and the callbacks the driver registers with the generated library.
 module test_support
   use, intrinsic :: iso_c_binding
+  use fusec_runtime
   use, intrinsic :: ieee_arithmetic, only: ieee_value, ieee_quiet_nan, ieee_is_nan
   implicit none
   private
-
-  ! fusec_element_type, fusec_location and fusec_status values.
-  integer(c_int), parameter, public :: F64 = 0, F32 = 1, I32 = 2, BOOL = 3
-  integer(c_int32_t), parameter, public :: CELL = 0, EDGE = 1, VERTEX = 2, NO_LOCATION = -1
-  integer(c_int), parameter, public :: FUSEC_ERROR_INVALID_ARGUMENT = 2
-  integer(c_int), parameter, public :: FUSEC_ERROR_VERIFICATION = 8
-
-  ! fusec_field_check
-  type, bind(c), public :: field_check
-    type(c_ptr) :: program, field
-    integer(c_int32_t) :: location
-    integer(c_int64_t) :: num_values, num_failures
-    real(c_double) :: rtol, atol
-    integer(c_int32_t) :: worst_point, worst_neighbor, worst_level
-    real(c_double) :: worst_value, worst_reference
-  end type field_check
-
-  ! fusec_exchange_field
-  type, bind(c) :: exchange_field
-    type(c_ptr) :: name, data
-    integer(c_int) :: type
-    integer(c_int32_t) :: location, num_levels, num_neighbors
-    integer(c_int64_t) :: ld
-    integer(c_int32_t) :: num_blocks
-  end type exchange_field
 
   ! The grid, set by open_grid: every field has nproma rows, beyond the largest location.
   type(c_ptr), public :: mesh
@@ -45,77 +21,13 @@ module test_support
   ! What the callbacks saw.
   integer, public :: exchanges = 0, exchanged_fields = 0, badly_padded_exchanges = 0
   integer, public :: verification_reports = 0
-  type(field_check), public :: failed_check
+  type(fusec_field_check), public :: failed_check
 
   public :: open_grid, close_grid, begin_program, check_status, load_field, load_scalar
-  public :: check_output, expect, c_string, on_exchange, on_verification
+  public :: check_output, expect, on_exchange, on_verification
 
   type(c_ptr) :: grid = c_null_ptr
   character(:), allocatable :: data_dir, program_name
-
-  interface
-    function fusec_grid_create(name) result(handle) bind(c, name="fusec_grid_create")
-      import :: c_char, c_ptr
-      character(kind=c_char), intent(in) :: name(*)
-      type(c_ptr) :: handle
-    end function fusec_grid_create
-    subroutine fusec_grid_destroy(handle) bind(c, name="fusec_grid_destroy")
-      import :: c_ptr
-      type(c_ptr), value :: handle
-    end subroutine fusec_grid_destroy
-    function fusec_grid_mesh(handle) result(descriptor) bind(c, name="fusec_grid_mesh")
-      import :: c_ptr
-      type(c_ptr), value :: handle
-      type(c_ptr) :: descriptor
-    end function fusec_grid_mesh
-    function fusec_grid_num_points(handle, location) result(points) &
-        bind(c, name="fusec_grid_num_points")
-      import :: c_int32_t, c_ptr
-      type(c_ptr), value :: handle
-      integer(c_int32_t), value :: location
-      integer(c_int32_t) :: points
-    end function fusec_grid_num_points
-    function fusec_npy_load(path, type, points, ld, neighbors, levels, data) result(status) &
-        bind(c, name="fusec_npy_load")
-      import :: c_char, c_int, c_int32_t, c_int64_t, c_ptr
-      character(kind=c_char), intent(in) :: path(*)
-      integer(c_int), value :: type
-      integer(c_int32_t), value :: points
-      integer(c_int64_t), value :: ld
-      integer(c_int32_t), value :: neighbors, levels
-      type(c_ptr), value :: data
-      integer(c_int) :: status
-    end function fusec_npy_load
-    function fusec_npy_load_scalar(path, type, value) result(status) &
-        bind(c, name="fusec_npy_load_scalar")
-      import :: c_char, c_int, c_ptr
-      character(kind=c_char), intent(in) :: path(*)
-      integer(c_int), value :: type
-      type(c_ptr), value :: value
-      integer(c_int) :: status
-    end function fusec_npy_load_scalar
-    function fusec_check_field(name, type, location, points, ld, neighbors, levels, values, &
-        reference, tolerances, check) result(status) bind(c, name="fusec_check_field")
-      import :: c_char, c_int, c_int32_t, c_int64_t, c_ptr, field_check
-      character(kind=c_char), intent(in) :: name(*)
-      integer(c_int), value :: type
-      integer(c_int32_t), value :: location, points
-      integer(c_int64_t), value :: ld
-      integer(c_int32_t), value :: neighbors, levels
-      type(c_ptr), value :: values, reference, tolerances
-      type(field_check), intent(out) :: check
-      integer(c_int) :: status
-    end function fusec_check_field
-    function fusec_last_error() result(message) bind(c, name="fusec_last_error")
-      import :: c_ptr
-      type(c_ptr) :: message
-    end function fusec_last_error
-    function strlen(text) result(length) bind(c, name="strlen")
-      import :: c_ptr, c_size_t
-      type(c_ptr), value :: text
-      integer(c_size_t) :: length
-    end function strlen
-  end interface
 
 contains
 
@@ -129,7 +41,7 @@ contains
       error stop 1
     end if
     mesh = fusec_grid_mesh(grid)
-    do location = CELL, VERTEX
+    do location = FUSEC_CELL, FUSEC_VERTEX
       num_points(location) = fusec_grid_num_points(grid, location)
     end do
     nlev = levels
@@ -165,24 +77,11 @@ contains
     call expect(status == 0, what // ' returned ' // trim(code))
   end subroutine check_status
 
-  ! A C string as a Fortran string.
-  function c_string(text) result(string)
-    type(c_ptr), intent(in) :: text
-    character(:), allocatable :: string
-    character(kind=c_char), pointer :: chars(:)
-    integer :: i
-    call c_f_pointer(text, chars, [strlen(text)])
-    allocate(character(size(chars)) :: string)
-    do i = 1, size(chars)
-      string(i:i) = chars(i)
-    end do
-  end function c_string
-
   function points_of(location) result(points)
     integer(c_int32_t), intent(in) :: location
     integer(c_int32_t) :: points
     points = 0
-    if (location /= NO_LOCATION) points = num_points(location)
+    if (location /= FUSEC_NO_LOCATION) points = num_points(location)
   end function points_of
 
   function file_path(kind, name) result(path)
@@ -220,7 +119,7 @@ contains
     integer(c_int64_t), allocatable, target :: reference(:) ! 8 bytes per element suffice
     real(c_double), pointer :: values64(:, :)
     real(c_float), pointer :: values32(:, :)
-    type(field_check) :: check
+    type(fusec_field_check) :: check
     integer :: rows, points
     character(160) :: report
     rows = max(neighbors, 1) * max(levels, 1)
@@ -240,10 +139,10 @@ contains
       call expect(.false., name // trim(report))
     end if
     if (points == 0) return
-    if (type == F64) then
+    if (type == FUSEC_F64) then
       call c_f_pointer(data, values64, [int(nproma), rows])
       call expect(all(ieee_is_nan(values64(points + 1:, :))), name // ': padding was written')
-    else if (type == F32) then
+    else if (type == FUSEC_F32) then
       call c_f_pointer(data, values32, [int(nproma), rows])
       call expect(all(ieee_is_nan(values32(points + 1:, :))), name // ': padding was written')
     end if
@@ -254,13 +153,13 @@ contains
     type(c_ptr), value :: program, fields, stream, user_data
     integer(c_int32_t), value :: num_fields
     integer(c_int) :: status
-    type(exchange_field), pointer :: described(:)
+    type(fusec_exchange_field), pointer :: described(:)
     integer :: i
     call c_f_pointer(fields, described, [num_fields])
     exchanges = exchanges + 1
     exchanged_fields = exchanged_fields + num_fields
     do i = 1, num_fields
-      if (described(i)%location /= NO_LOCATION .and. described(i)%ld /= nproma) &
+      if (described(i)%location /= FUSEC_NO_LOCATION .and. described(i)%ld /= nproma) &
         badly_padded_exchanges = badly_padded_exchanges + 1
     end do
     status = 0
@@ -270,7 +169,7 @@ contains
 
   ! The verification callback: counts reports and keeps the last failing one.
   subroutine on_verification(check, user_data) bind(c)
-    type(field_check), intent(in) :: check
+    type(fusec_field_check), intent(in) :: check
     type(c_ptr), value :: user_data
     verification_reports = verification_reports + 1
     if (check%num_failures > 0) failed_check = check

@@ -11,7 +11,7 @@
 !   icon_driver DATA_DIR GRID NLEV NPROMA NSTEPS METRICS_JSON
 module halo_exchange
   use, intrinsic :: iso_c_binding
-  use icon_runtime, only: exchange_field
+  use fusec_runtime, only: fusec_exchange_field
   implicit none
   private
 
@@ -32,7 +32,7 @@ contains
     type(c_ptr), value :: program, fields, stream, user_data
     integer(c_int32_t), value :: num_fields
     integer(c_int) :: rc
-    type(exchange_field), pointer :: described(:)
+    type(fusec_exchange_field), pointer :: described(:)
     type(exchange_state), pointer :: state
     integer :: i
     call c_f_pointer(user_data, state)
@@ -55,7 +55,7 @@ end module halo_exchange
 program icon_driver
   use, intrinsic :: iso_c_binding
   use fusec_diffusion
-  use icon_runtime
+  use fusec_runtime
   use halo_exchange
   implicit none
 
@@ -130,9 +130,9 @@ program icon_driver
   grid = fusec_grid_create(grid_name // c_null_char)
   if (.not. c_associated(grid)) call fail(c_string(fusec_last_error()))
   p_patch_mesh = fusec_grid_mesh(grid)
-  n_cells = fusec_grid_num_points(grid, CELL)
-  n_edges = fusec_grid_num_points(grid, EDGE)
-  n_verts = fusec_grid_num_points(grid, VERTEX)
+  n_cells = fusec_grid_num_points(grid, FUSEC_CELL)
+  n_edges = fusec_grid_num_points(grid, FUSEC_EDGE)
+  n_verts = fusec_grid_num_points(grid, FUSEC_VERTEX)
   nblks_c = int((n_cells + nproma - 1) / nproma)
   nblks_e = int((n_edges + nproma - 1) / nproma)
   nblks_v = int((n_verts + nproma - 1) / nproma)
@@ -167,14 +167,14 @@ program icon_driver
 
   ! The state after N steps against N steps of the interpreter.
   failures = 0
-  call compare('vn', vn, EDGE, nlev)
-  call compare('w', w, CELL, nlevp1)
-  call compare('theta_v', theta_v, CELL, nlev)
-  call compare('exner', exner, CELL, nlev)
-  call compare('div_ic', div_ic, CELL, nlevp1)
-  call compare('hdef_ic', hdef_ic, CELL, nlevp1)
-  call compare('dwdx', dwdx, CELL, nlevp1)
-  call compare('dwdy', dwdy, CELL, nlevp1)
+  call compare('vn', vn, FUSEC_EDGE, nlev)
+  call compare('w', w, FUSEC_CELL, nlevp1)
+  call compare('theta_v', theta_v, FUSEC_CELL, nlev)
+  call compare('exner', exner, FUSEC_CELL, nlev)
+  call compare('div_ic', div_ic, FUSEC_CELL, nlevp1)
+  call compare('hdef_ic', hdef_ic, FUSEC_CELL, nlevp1)
+  call compare('dwdx', dwdx, FUSEC_CELL, nlevp1)
+  call compare('dwdy', dwdy, FUSEC_CELL, nlevp1)
   call fusec_grid_destroy(grid)
   if (exchanges%calls == 0 .or. exchanges%badly_described > 0) then
     print '(a, i0, a, i0, a)', 'icon_driver: FAILED: ', exchanges%calls, ' exchanges, ', &
@@ -244,7 +244,7 @@ contains
   subroutine read_profile(name, values)
     character(*), intent(in) :: name
     real(c_double), intent(out), target :: values(:)
-    if (fusec_npy_load(npy_path('inputs', name), F64, 0_c_int32_t, 0_c_int64_t, 0_c_int32_t, &
+    if (fusec_npy_load(npy_path('inputs', name), FUSEC_F64, 0_c_int32_t, 0_c_int64_t, 0_c_int32_t, &
                        int(size(values), c_int32_t), c_loc(values)) /= 0) &
       call fail(c_string(fusec_last_error()))
   end subroutine read_profile
@@ -259,79 +259,79 @@ contains
 
   subroutine read_state()
     integer(c_int32_t), parameter :: dense = 0, flat2d = 0
-    call read_blocked('vn', c_loc(vn), F64, EDGE, dense, nlev)
-    call read_blocked('w', c_loc(w), F64, CELL, dense, nlevp1)
-    call read_blocked('theta_v', c_loc(theta_v), F64, CELL, dense, nlev)
-    call read_blocked('exner', c_loc(exner), F64, CELL, dense, nlev)
-    call read_blocked('div_ic', c_loc(div_ic), F64, CELL, dense, nlevp1)
-    call read_blocked('hdef_ic', c_loc(hdef_ic), F64, CELL, dense, nlevp1)
-    call read_blocked('dwdx', c_loc(dwdx), F64, CELL, dense, nlevp1)
-    call read_blocked('dwdy', c_loc(dwdy), F64, CELL, dense, nlevp1)
-    call read_blocked('e_bln_c_s', c_loc(e_bln_c_s), F64, CELL, 3, flat2d)
-    call read_blocked('rbf_coeff_1', c_loc(rbf_coeff_1), F64, VERTEX, 6, flat2d)
-    call read_blocked('rbf_coeff_2', c_loc(rbf_coeff_2), F64, VERTEX, 6, flat2d)
-    call read_blocked('geofac_div', c_loc(geofac_div), F64, CELL, 3, flat2d)
-    call read_blocked('geofac_n2s', c_loc(geofac_n2s), F64, CELL, 4, flat2d)
-    call read_blocked('geofac_n2s_c', c_loc(geofac_n2s_c), F64, CELL, dense, flat2d)
-    call read_blocked('geofac_n2s_nbh', c_loc(geofac_n2s_nbh), F64, CELL, 3, flat2d)
-    call read_blocked('geofac_grg_x', c_loc(geofac_grg_x), F64, CELL, 4, flat2d)
-    call read_blocked('geofac_grg_y', c_loc(geofac_grg_y), F64, CELL, 4, flat2d)
-    call read_blocked('nudgecoeff_e', c_loc(nudgecoeff_e), F64, EDGE, dense, flat2d)
-    call read_blocked('theta_ref_mc', c_loc(theta_ref_mc), F64, CELL, dense, nlev)
-    call read_blocked('wgtfac_c', c_loc(wgtfac_c), F64, CELL, dense, nlevp1)
-    call read_blocked('zd_intcoef', c_loc(zd_intcoef), F64, CELL, 3, nlev)
-    call read_blocked('zd_vertoffset', c_loc(zd_vertoffset), I32, CELL, 3, nlev)
-    call read_blocked('zd_diffcoef', c_loc(zd_diffcoef), F64, CELL, dense, nlev)
-    call read_blocked('tangent_orientation', c_loc(tangent_orientation), F64, EDGE, dense, flat2d)
-    call read_blocked('inv_primal_edge_length', c_loc(inv_primal_edge_length), F64, EDGE, dense, &
+    call read_blocked('vn', c_loc(vn), FUSEC_F64, FUSEC_EDGE, dense, nlev)
+    call read_blocked('w', c_loc(w), FUSEC_F64, FUSEC_CELL, dense, nlevp1)
+    call read_blocked('theta_v', c_loc(theta_v), FUSEC_F64, FUSEC_CELL, dense, nlev)
+    call read_blocked('exner', c_loc(exner), FUSEC_F64, FUSEC_CELL, dense, nlev)
+    call read_blocked('div_ic', c_loc(div_ic), FUSEC_F64, FUSEC_CELL, dense, nlevp1)
+    call read_blocked('hdef_ic', c_loc(hdef_ic), FUSEC_F64, FUSEC_CELL, dense, nlevp1)
+    call read_blocked('dwdx', c_loc(dwdx), FUSEC_F64, FUSEC_CELL, dense, nlevp1)
+    call read_blocked('dwdy', c_loc(dwdy), FUSEC_F64, FUSEC_CELL, dense, nlevp1)
+    call read_blocked('e_bln_c_s', c_loc(e_bln_c_s), FUSEC_F64, FUSEC_CELL, 3, flat2d)
+    call read_blocked('rbf_coeff_1', c_loc(rbf_coeff_1), FUSEC_F64, FUSEC_VERTEX, 6, flat2d)
+    call read_blocked('rbf_coeff_2', c_loc(rbf_coeff_2), FUSEC_F64, FUSEC_VERTEX, 6, flat2d)
+    call read_blocked('geofac_div', c_loc(geofac_div), FUSEC_F64, FUSEC_CELL, 3, flat2d)
+    call read_blocked('geofac_n2s', c_loc(geofac_n2s), FUSEC_F64, FUSEC_CELL, 4, flat2d)
+    call read_blocked('geofac_n2s_c', c_loc(geofac_n2s_c), FUSEC_F64, FUSEC_CELL, dense, flat2d)
+    call read_blocked('geofac_n2s_nbh', c_loc(geofac_n2s_nbh), FUSEC_F64, FUSEC_CELL, 3, flat2d)
+    call read_blocked('geofac_grg_x', c_loc(geofac_grg_x), FUSEC_F64, FUSEC_CELL, 4, flat2d)
+    call read_blocked('geofac_grg_y', c_loc(geofac_grg_y), FUSEC_F64, FUSEC_CELL, 4, flat2d)
+    call read_blocked('nudgecoeff_e', c_loc(nudgecoeff_e), FUSEC_F64, FUSEC_EDGE, dense, flat2d)
+    call read_blocked('theta_ref_mc', c_loc(theta_ref_mc), FUSEC_F64, FUSEC_CELL, dense, nlev)
+    call read_blocked('wgtfac_c', c_loc(wgtfac_c), FUSEC_F64, FUSEC_CELL, dense, nlevp1)
+    call read_blocked('zd_intcoef', c_loc(zd_intcoef), FUSEC_F64, FUSEC_CELL, 3, nlev)
+    call read_blocked('zd_vertoffset', c_loc(zd_vertoffset), FUSEC_I32, FUSEC_CELL, 3, nlev)
+    call read_blocked('zd_diffcoef', c_loc(zd_diffcoef), FUSEC_F64, FUSEC_CELL, dense, nlev)
+    call read_blocked('tangent_orientation', c_loc(tangent_orientation), FUSEC_F64, FUSEC_EDGE, dense, flat2d)
+    call read_blocked('inv_primal_edge_length', c_loc(inv_primal_edge_length), FUSEC_F64, FUSEC_EDGE, dense, &
                       flat2d)
-    call read_blocked('inv_vert_vert_length', c_loc(inv_vert_vert_length), F64, EDGE, dense, &
+    call read_blocked('inv_vert_vert_length', c_loc(inv_vert_vert_length), FUSEC_F64, FUSEC_EDGE, dense, &
                       flat2d)
-    call read_blocked('inv_dual_edge_length', c_loc(inv_dual_edge_length), F64, EDGE, dense, &
+    call read_blocked('inv_dual_edge_length', c_loc(inv_dual_edge_length), FUSEC_F64, FUSEC_EDGE, dense, &
                       flat2d)
-    call read_blocked('area_edge', c_loc(area_edge), F64, EDGE, dense, flat2d)
-    call read_blocked('primal_normal_vert_x', c_loc(primal_normal_vert_x), F64, EDGE, 4, flat2d)
-    call read_blocked('primal_normal_vert_y', c_loc(primal_normal_vert_y), F64, EDGE, 4, flat2d)
-    call read_blocked('dual_normal_vert_x', c_loc(dual_normal_vert_x), F64, EDGE, 4, flat2d)
-    call read_blocked('dual_normal_vert_y', c_loc(dual_normal_vert_y), F64, EDGE, 4, flat2d)
-    call read_blocked('area', c_loc(area), F64, CELL, dense, flat2d)
+    call read_blocked('area_edge', c_loc(area_edge), FUSEC_F64, FUSEC_EDGE, dense, flat2d)
+    call read_blocked('primal_normal_vert_x', c_loc(primal_normal_vert_x), FUSEC_F64, FUSEC_EDGE, 4, flat2d)
+    call read_blocked('primal_normal_vert_y', c_loc(primal_normal_vert_y), FUSEC_F64, FUSEC_EDGE, 4, flat2d)
+    call read_blocked('dual_normal_vert_x', c_loc(dual_normal_vert_x), FUSEC_F64, FUSEC_EDGE, 4, flat2d)
+    call read_blocked('dual_normal_vert_y', c_loc(dual_normal_vert_y), FUSEC_F64, FUSEC_EDGE, 4, flat2d)
+    call read_blocked('area', c_loc(area), FUSEC_F64, FUSEC_CELL, dense, flat2d)
     call read_profile('diff_multfac_vn', diff_multfac_vn)
     call read_profile('smag_limit', smag_limit)
     call read_profile('enh_smag_fac', enh_smag_fac)
     call read_profile('diff_multfac_n2w', diff_multfac_n2w)
-    call read_scalar('dtime', c_loc(dtime), F64)
+    call read_scalar('dtime', c_loc(dtime), FUSEC_F64)
     call read_scalar('initial_run', c_loc(initial_run), 3)
-    call read_scalar('smag_offset', c_loc(smag_offset), F64)
-    call read_scalar('k4', c_loc(k4), F64)
-    call read_scalar('hdiff_efdt_ratio', c_loc(hdiff_efdt_ratio), F64)
-    call read_scalar('nudgezone_diff', c_loc(nudgezone_diff), F64)
-    call read_scalar('fac_bdydiff_v', c_loc(fac_bdydiff_v), F64)
-    call read_scalar('diff_multfac_w', c_loc(diff_multfac_w), F64)
-    call read_scalar('thresh_tdiff', c_loc(thresh_tdiff), F64)
-    call read_scalar('smallest_vpfloat', c_loc(smallest_vpfloat), F64)
-    call read_scalar('rd_o_cvd', c_loc(rd_o_cvd), F64)
+    call read_scalar('smag_offset', c_loc(smag_offset), FUSEC_F64)
+    call read_scalar('k4', c_loc(k4), FUSEC_F64)
+    call read_scalar('hdiff_efdt_ratio', c_loc(hdiff_efdt_ratio), FUSEC_F64)
+    call read_scalar('nudgezone_diff', c_loc(nudgezone_diff), FUSEC_F64)
+    call read_scalar('fac_bdydiff_v', c_loc(fac_bdydiff_v), FUSEC_F64)
+    call read_scalar('diff_multfac_w', c_loc(diff_multfac_w), FUSEC_F64)
+    call read_scalar('thresh_tdiff', c_loc(thresh_tdiff), FUSEC_F64)
+    call read_scalar('smallest_vpfloat', c_loc(smallest_vpfloat), FUSEC_F64)
+    call read_scalar('rd_o_cvd', c_loc(rd_o_cvd), FUSEC_F64)
     call read_scalar('limited_area', c_loc(limited_area), 3)
     call read_scalar('apply_to_temperature', c_loc(apply_to_temperature), 3)
     call read_scalar('apply_zdiffusion_t', c_loc(apply_zdiffusion_t), 3)
-    call read_scalar('shear_type', c_loc(shear_type), I32)
+    call read_scalar('shear_type', c_loc(shear_type), FUSEC_I32)
     call read_scalar('loutshs', c_loc(loutshs), 3)
-    call read_scalar('a_hshr', c_loc(a_hshr), F64)
-    call read_scalar('iforcing', c_loc(iforcing), I32)
-    call read_scalar('nrdmax', c_loc(nrdmax), I32)
-    call read_scalar('start_lb2_v', c_loc(start_lb2_v), I32)
-    call read_scalar('end_local_v', c_loc(end_local_v), I32)
-    call read_scalar('start_lb5_e', c_loc(start_lb5_e), I32)
-    call read_scalar('start_nudging_e', c_loc(start_nudging_e), I32)
-    call read_scalar('start_nudging2_e', c_loc(start_nudging2_e), I32)
-    call read_scalar('end_local_e', c_loc(end_local_e), I32)
-    call read_scalar('end_halo_e', c_loc(end_halo_e), I32)
-    call read_scalar('end_halo2_e', c_loc(end_halo2_e), I32)
-    call read_scalar('start_nudging_c', c_loc(start_nudging_c), I32)
-    call read_scalar('start_w_c', c_loc(start_w_c), I32)
-    call read_scalar('start_interior_c', c_loc(start_interior_c), I32)
-    call read_scalar('end_local_c', c_loc(end_local_c), I32)
-    call read_scalar('end_halo_c', c_loc(end_halo_c), I32)
-    call read_scalar('num_cells', c_loc(num_cells), I32)
+    call read_scalar('a_hshr', c_loc(a_hshr), FUSEC_F64)
+    call read_scalar('iforcing', c_loc(iforcing), FUSEC_I32)
+    call read_scalar('nrdmax', c_loc(nrdmax), FUSEC_I32)
+    call read_scalar('start_lb2_v', c_loc(start_lb2_v), FUSEC_I32)
+    call read_scalar('end_local_v', c_loc(end_local_v), FUSEC_I32)
+    call read_scalar('start_lb5_e', c_loc(start_lb5_e), FUSEC_I32)
+    call read_scalar('start_nudging_e', c_loc(start_nudging_e), FUSEC_I32)
+    call read_scalar('start_nudging2_e', c_loc(start_nudging2_e), FUSEC_I32)
+    call read_scalar('end_local_e', c_loc(end_local_e), FUSEC_I32)
+    call read_scalar('end_halo_e', c_loc(end_halo_e), FUSEC_I32)
+    call read_scalar('end_halo2_e', c_loc(end_halo2_e), FUSEC_I32)
+    call read_scalar('start_nudging_c', c_loc(start_nudging_c), FUSEC_I32)
+    call read_scalar('start_w_c', c_loc(start_w_c), FUSEC_I32)
+    call read_scalar('start_interior_c', c_loc(start_interior_c), FUSEC_I32)
+    call read_scalar('end_local_c', c_loc(end_local_c), FUSEC_I32)
+    call read_scalar('end_halo_c', c_loc(end_halo_c), FUSEC_I32)
+    call read_scalar('num_cells', c_loc(num_cells), FUSEC_I32)
   end subroutine read_state
 
   ! One call of diffusion_step on the model state, as nh_hdiff makes it: the type-bound run
@@ -401,18 +401,18 @@ contains
     integer(c_int32_t), intent(in) :: location, levels
     real(c_double), allocatable, target :: flat(:), reference(:)
     real(c_double), target :: tolerances(2)
-    type(field_check) :: check
+    type(fusec_field_check) :: check
     integer(c_int32_t) :: points
     points = fusec_grid_num_points(grid, location)
     allocate(flat(int(points) * levels), reference(int(points) * levels))
-    if (fusec_copy_from_blocked(F64, points, int(points, c_int64_t), 0_c_int32_t, levels, &
+    if (fusec_copy_from_blocked(FUSEC_F64, points, int(points, c_int64_t), 0_c_int32_t, levels, &
                                 nproma, c_loc(blocked), c_loc(flat)) /= 0) &
       call fail(c_string(fusec_last_error()))
-    if (fusec_npy_load(npy_path('reference', name), F64, points, int(points, c_int64_t), &
+    if (fusec_npy_load(npy_path('reference', name), FUSEC_F64, points, int(points, c_int64_t), &
                        0_c_int32_t, levels, c_loc(reference)) /= 0) &
       call fail(c_string(fusec_last_error()))
     tolerances = [rtol, atol]
-    if (fusec_check_field(name // c_null_char, F64, location, points, int(points, c_int64_t), &
+    if (fusec_check_field(name // c_null_char, FUSEC_F64, location, points, int(points, c_int64_t), &
                           0_c_int32_t, levels, c_loc(flat), c_loc(reference), &
                           c_loc(tolerances), check) /= 0) then
       print '(a, i0, a, i0, a, i0, a, i0, a, es24.16, a, es24.16)', 'icon_driver: FAILED: ' // &
