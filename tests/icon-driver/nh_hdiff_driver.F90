@@ -334,32 +334,13 @@ contains
     call read_scalar('num_cells', c_loc(num_cells), FUSEC_I32)
   end subroutine read_state
 
-  ! One call of diffusion_step on the model state, as nh_hdiff makes it: the type-bound run
-  ! takes ICON's blocked arrays as they are (the generic picks wrap_run_blocked_diffusion_step).
+  ! One call of diffusion_step on the model state, as nh_hdiff makes it.
   subroutine step()
-    call diffusion%run( &
-        vn, w, theta_v, exner, div_ic, hdef_ic, dwdx, dwdy, &
-        e_bln_c_s, rbf_coeff_1, rbf_coeff_2, geofac_div, geofac_n2s, geofac_n2s_c, &
-        geofac_n2s_nbh, geofac_grg_x, geofac_grg_y, nudgecoeff_e, &
-        theta_ref_mc, wgtfac_c, zd_intcoef, zd_vertoffset, zd_diffcoef, &
-        tangent_orientation, inv_primal_edge_length, inv_vert_vert_length, &
-        inv_dual_edge_length, area_edge, primal_normal_vert_x, primal_normal_vert_y, &
-        dual_normal_vert_x, dual_normal_vert_y, area, &
-        diff_multfac_vn, smag_limit, enh_smag_fac, diff_multfac_n2w, &
-        dtime, logical(initial_run), smag_offset, k4, hdiff_efdt_ratio, nudgezone_diff, &
-        fac_bdydiff_v, diff_multfac_w, thresh_tdiff, smallest_vpfloat, rd_o_cvd, &
-        logical(limited_area), logical(apply_to_temperature), logical(apply_zdiffusion_t), &
-        shear_type, logical(loutshs), a_hshr, &
-        iforcing, nrdmax, start_lb2_v, end_local_v, start_lb5_e, start_nudging_e, &
-        start_nudging2_e, end_local_e, end_halo_e, end_halo2_e, start_nudging_c, start_w_c, &
-        start_interior_c, end_local_c, end_halo_c, num_cells, status=status)
-    if (status /= 0) call fail('diffusion%run: ' // &
-                               c_string(diffusion_step_error_message(status)))
+    call run_step()
   end subroutine step
 
   ! ICON's verification mode: ICON's own Fortran diffusion computes the step (here fusec's run
-  ! stands in for it), then fusec reruns it from the state taken before and compares: run with
-  ! every <out>_before copy (default tolerances).
+  ! stands in for it), then fusec reruns it from the state taken before and compares.
   subroutine verified_step()
     vn_before = vn
     w_before = w
@@ -370,6 +351,18 @@ contains
     dwdx_before = dwdx
     dwdy_before = dwdy
     call step()
+    call run_step(vn_before, w_before, theta_v_before, exner_before, div_ic_before, &
+                  hdef_ic_before, dwdx_before, dwdy_before)
+  end subroutine verified_step
+
+  ! diffusion%run on the model state: the type-bound run takes ICON's blocked arrays as they
+  ! are (the generic picks wrap_run_blocked_diffusion_step by their rank). Given the copies of
+  ! the 8 inout fields before the step, it reruns the step from them and compares (default
+  ! tolerances); absent, they stay absent in run, which then only runs.
+  subroutine run_step(vn_0, w_0, theta_v_0, exner_0, div_ic_0, hdef_ic_0, dwdx_0, dwdy_0)
+    real(c_double), intent(in), target, contiguous, optional :: vn_0(:, :, :), w_0(:, :, :), &
+        theta_v_0(:, :, :), exner_0(:, :, :), div_ic_0(:, :, :), hdef_ic_0(:, :, :), &
+        dwdx_0(:, :, :), dwdy_0(:, :, :)
     call diffusion%run( &
         vn, w, theta_v, exner, div_ic, hdef_ic, dwdx, dwdy, &
         e_bln_c_s, rbf_coeff_1, rbf_coeff_2, geofac_div, geofac_n2s, geofac_n2s_c, &
@@ -386,13 +379,12 @@ contains
         iforcing, nrdmax, start_lb2_v, end_local_v, start_lb5_e, start_nudging_e, &
         start_nudging2_e, end_local_e, end_halo_e, end_halo2_e, start_nudging_c, start_w_c, &
         start_interior_c, end_local_c, end_halo_c, num_cells, &
-        vn_before=vn_before, w_before=w_before, theta_v_before=theta_v_before, &
-        exner_before=exner_before, div_ic_before=div_ic_before, &
-        hdef_ic_before=hdef_ic_before, dwdx_before=dwdx_before, dwdy_before=dwdy_before, &
-        status=status)
-    if (status /= 0) call fail('diffusion%run (verifying): ' // &
+        vn_before=vn_0, w_before=w_0, theta_v_before=theta_v_0, exner_before=exner_0, &
+        div_ic_before=div_ic_0, hdef_ic_before=hdef_ic_0, dwdx_before=dwdx_0, &
+        dwdy_before=dwdy_0, status=status)
+    if (status /= 0) call fail('diffusion%run: ' // &
                                c_string(diffusion_step_error_message(status)))
-  end subroutine verified_step
+  end subroutine run_step
 
   ! `blocked` (nproma, levels, nblks) against the interpreter's reference after N steps.
   subroutine compare(name, blocked, location, levels)
