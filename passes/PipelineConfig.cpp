@@ -13,40 +13,15 @@ namespace fusec {
 
 namespace {
 
-/// An error at a node, carried out of the parser by exception and turned
-/// into a message at the boundary.
-struct ConfigError {
-  YAML::Mark mark;
-  std::string message;
-};
-
-[[noreturn]] void fail(const YAML::Node &node, const std::string &message) {
-  throw ConfigError{node.Mark(), message};
-}
-
-void checkKeys(const YAML::Node &map, const std::set<std::string> &valid, const std::string &what) {
-  if (!map.IsMap())
-    fail(map, what + " must be a mapping");
-  for (const auto &entry : map) {
-    std::string key = entry.first.as<std::string>();
-    if (valid.count(key))
-      continue;
-    std::string list;
-    for (const std::string &name : valid)
-      list += (list.empty() ? "" : ", ") + name;
-    fail(entry.first, "unknown key '" + key + "' in " + what + " (valid keys: " + list + ")");
-  }
-}
-
 std::string requireString(const YAML::Node &node, const std::string &what) {
   if (!node.IsScalar() || node.Scalar().empty())
-    fail(node, what + " must be a non-empty string");
+    failAt(node, what + " must be a non-empty string");
   return node.Scalar();
 }
 
 std::string requireReason(const YAML::Node &entry, const std::string &what) {
   if (!entry["reason"])
-    fail(entry, what + " needs a 'reason': every exception says why");
+    failAt(entry, what + " needs a 'reason': every exception says why");
   return requireString(entry["reason"], "the reason of " + what);
 }
 
@@ -54,7 +29,7 @@ ProgramChoice parseProgram(const std::string &name, const YAML::Node &node) {
   std::string what = "program '" + name + "'";
   checkKeys(node, {"pipeline", "reason"}, what);
   if (!node["pipeline"])
-    fail(node, what + " needs a 'pipeline'");
+    failAt(node, what + " needs a 'pipeline'");
   return {requireString(node["pipeline"], "the pipeline of " + what), requireReason(node, what)};
 }
 
@@ -65,38 +40,38 @@ StencilChoice parseStencil(const std::string &name, const YAML::Node &node) {
   if (const YAML::Node kblock = node["kblock"]) {
     int64_t value = 0;
     if (!YAML::convert<int64_t>::decode(kblock, value) || value < 1 || value > 1024)
-      fail(kblock, "kblock of " + what + " must be an integer from 1 to 1024");
+      failAt(kblock, "kblock of " + what + " must be an integer from 1 to 1024");
     choice.kblock = value;
   }
   if (const YAML::Node recompute = node["recompute"]) {
     bool value = false;
     if (!YAML::convert<bool>::decode(recompute, value))
-      fail(recompute, "recompute of " + what + " must be true or false");
+      failAt(recompute, "recompute of " + what + " must be true or false");
     choice.recompute = value;
   }
   if (const YAML::Node hblock = node["hblock"]) {
     int64_t value = 0;
     if (!YAML::convert<int64_t>::decode(hblock, value) || value < 32 || value > 1024 ||
         value % 32 != 0)
-      fail(hblock, "hblock of " + what + " must be a multiple of 32 from 32 to 1024");
+      failAt(hblock, "hblock of " + what + " must be a multiple of 32 from 32 to 1024");
     choice.hblock = value;
   }
   if (!choice.kblock && !choice.recompute && !choice.hblock)
-    fail(node, what + " chooses nothing: give kblock, recompute or hblock");
+    failAt(node, what + " chooses nothing: give kblock, recompute or hblock");
   choice.reason = requireReason(node, what);
   return choice;
 }
 
 void parsePrograms(const YAML::Node &programs, std::map<std::string, ProgramChoice> &into) {
   if (!programs.IsMap())
-    fail(programs, "programs must be a mapping from program names");
+    failAt(programs, "programs must be a mapping from program names");
   for (const auto &entry : programs)
     into[entry.first.as<std::string>()] = parseProgram(entry.first.as<std::string>(), entry.second);
 }
 
 void parseStencils(const YAML::Node &stencils, std::map<std::string, StencilChoice> &into) {
   if (!stencils.IsMap())
-    fail(stencils, "stencils must be a mapping from stencil names");
+    failAt(stencils, "stencils must be a mapping from stencil names");
   for (const auto &entry : stencils)
     into[entry.first.as<std::string>()] = parseStencil(entry.first.as<std::string>(), entry.second);
 }
@@ -121,14 +96,14 @@ TargetChoices parseTarget(const std::string &name, const YAML::Node &node) {
 
 void parseTargets(const YAML::Node &targets, std::map<ConfigTarget, TargetChoices> &into) {
   if (!targets.IsMap())
-    fail(targets, "targets must be a mapping from target names (cpp, cuda)");
+    failAt(targets, "targets must be a mapping from target names (cpp, cuda)");
   for (const auto &entry : targets) {
     std::string name = entry.first.as<std::string>();
     const ConfigTarget *target =
         std::find_if(std::begin(kTargets), std::end(kTargets),
                      [&](ConfigTarget t) { return name == configTargetName(t); });
     if (target == std::end(kTargets))
-      fail(entry.first, "unknown target '" + name + "' in targets (valid targets: cpp, cuda)");
+      failAt(entry.first, "unknown target '" + name + "' in targets (valid targets: cpp, cuda)");
     into[*target] = parseTarget(name, entry.second);
   }
 }
@@ -223,24 +198,14 @@ PipelineConfig PipelineConfig::forTarget(ConfigTarget target) const {
 
 bool parsePipelineConfig(const std::string &text, const std::string &path,
                          PipelineConfig &config, std::string &error) {
-  try {
-    config = parseDocument(YAML::Load(text));
-    return true;
-  } catch (const ConfigError &e) {
-    error = yamlLocation(path, e.mark) + ": error: " + e.message;
-  } catch (const YAML::Exception &e) {
-    error = yamlLocation(path, e.mark) + ": error: " + e.msg;
-  }
-  return false;
+  return readYamlDocument(
+      text, path, [&](const YAML::Node &document) { config = parseDocument(document); }, error);
 }
 
 bool loadPipelineConfig(const std::string &path, PipelineConfig &config, std::string &error) {
   std::string text;
-  if (!readTextFile(path, text)) {
-    error = path + ": error: cannot read the configuration file";
-    return false;
-  }
-  return parsePipelineConfig(text, path, config, error);
+  return readTextFile(path, "configuration file", text, error) &&
+         parsePipelineConfig(text, path, config, error);
 }
 
 std::string printPipelineConfig(const PipelineConfig &config, const std::string &header) {

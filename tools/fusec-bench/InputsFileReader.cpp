@@ -12,38 +12,9 @@ namespace fusec::bench {
 
 namespace {
 
-/// An error at a node, carried out of the parser by exception and turned
-/// into a message at the boundary.
-struct InputsError {
-  YAML::Mark mark;
-  std::string message;
-};
-
-[[noreturn]] void fail(const YAML::Node &node, const std::string &message) {
-  throw InputsError{node.Mark(), message};
-}
-
-void requireMap(const YAML::Node &node, const std::string &what) {
-  if (!node.IsMap())
-    fail(node, what + " must be a mapping");
-}
-
-void checkKeys(const YAML::Node &map, const std::set<std::string> &valid, const std::string &what) {
-  requireMap(map, what);
-  for (const auto &entry : map) {
-    std::string key = entry.first.as<std::string>();
-    if (valid.count(key))
-      continue;
-    std::string list;
-    for (const std::string &name : valid)
-      list += (list.empty() ? "" : ", ") + name;
-    fail(entry.first, "unknown key '" + key + "' in " + what + " (valid keys: " + list + ")");
-  }
-}
-
 std::string requireScalar(const YAML::Node &node, const std::string &what) {
   if (!node.IsScalar() || node.Scalar().empty())
-    fail(node, what + " must be a non-empty value");
+    failAt(node, what + " must be a non-empty value");
   return node.Scalar();
 }
 
@@ -112,7 +83,7 @@ private:
       std::string error;
       std::optional<T> parsed = parse(requireScalar(node, "the value of '" + name + "'"), error);
       if (!parsed)
-        fail(node, "'" + name + "': " + error);
+        failAt(node, "'" + name + "': " + error);
       return parsed;
     };
     if (value.IsMap()) {
@@ -139,7 +110,7 @@ private:
         return std::nullopt;
       double result = 0.0;
       if (!YAML::convert<double>::decode(node, result) || !(result >= 0.0))
-        fail(node, std::string(name) + " of " + what + " must be a number >= 0");
+        failAt(node, std::string(name) + " of " + what + " must be a number >= 0");
       return result;
     };
     tolerance.rtol = number("rtol");
@@ -154,24 +125,14 @@ private:
 
 bool parseInputsFile(const std::string &text, const std::string &path, InputsFile &file,
                      std::string &error) {
-  try {
-    file = Reader(path).read(YAML::Load(text));
-    return true;
-  } catch (const InputsError &e) {
-    error = yamlLocation(path, e.mark) + ": error: " + e.message;
-  } catch (const YAML::Exception &e) {
-    error = yamlLocation(path, e.mark) + ": error: " + e.msg;
-  }
-  return false;
+  return readYamlDocument(
+      text, path, [&](const YAML::Node &document) { file = Reader(path).read(document); },
+      error);
 }
 
 bool loadInputsFile(const std::string &path, InputsFile &file, std::string &error) {
   std::string text;
-  if (!readTextFile(path, text)) {
-    error = path + ": error: cannot read the inputs file";
-    return false;
-  }
-  return parseInputsFile(text, path, file, error);
+  return readTextFile(path, "inputs file", text, error) && parseInputsFile(text, path, file, error);
 }
 
 } // namespace fusec::bench
