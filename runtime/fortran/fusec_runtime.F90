@@ -51,7 +51,9 @@ module fusec_runtime
   public :: fusec_npy_load_scalar, fusec_check_field, fusec_blocked_size
   public :: fusec_copy_to_blocked, fusec_copy_from_blocked, fusec_last_error, c_string
 
-  ! Names are C strings (end them in c_null_char); fields are passed as c_loc(array).
+  ! Names are C strings (end them in c_null_char); fields are passed as c_loc(array). Functions
+  ! of the same shape still get an interface each: with `procedure(abstract), bind(c)`
+  ! gfortran 12 passes the VALUE dummies by reference.
   interface
     function fusec_grid_create(name) result(grid) bind(c, name="fusec_grid_create")
       import :: c_char, c_ptr
