@@ -5,9 +5,10 @@
 // (its handle) with type-bound procedures (create, run, destroy, callbacks,
 // timers). `run` is `wrap_run_<program>`, in the style ICON knows from its DSL
 // bindings: fields as assumed-shape arrays (first extent nproma), scalars as
-// ordinary arguments; for ICON's blocked arrays `run` is generic over
-// `wrap_run_blocked_<program>`, whose fields have one more dimension (nblks), and optional `<out>_before` copies and tolerances that
-// make it call P_run_and_verify instead of P_run. Verification is chosen at
+// ordinary arguments, and optional `<out>_before` copies and tolerances that
+// make it call P_run_and_verify instead of P_run. For ICON's blocked arrays
+// `run` is generic over `wrap_run_blocked_<program>`, whose horizontal fields
+// have one more dimension (nblks). Verification is chosen at
 // run time, so the file needs no preprocessor and compiles as `.f90`.
 // Under OpenACC the wrapper passes device addresses (`host_data use_device`).
 // Fortran names are case-insensitive and at most 63 characters; where a C
@@ -189,7 +190,8 @@ public:
           "! addresses under OpenACC), host arrays for the C++ one; functions return 0\n"
           "! (FUSEC_SUCCESS) or a fusec_status code, which <program>_error_message describes.\n"
           "! run (wrap_run_<program>) given every <out>_before copy verifies instead of running.\n"
-          "! run takes ICON's blocked arrays f(nproma, [n,] [nlev,] nblks) too (wrap_run_blocked_<program>).\n"
+          "! run takes ICON's blocked arrays f(nproma, [n,] [nlev,] nblks) too\n"
+          "! (wrap_run_blocked_<program>).\n"
           "! See docs/integration.md.\n"
        << "module " << moduleName << "\n";
     writeWrapped(listClauses("use, intrinsic :: iso_c_binding, only: ",
@@ -232,8 +234,8 @@ private:
     /// The derived type and the module procedures bound to it. A program
     /// with horizontal fields also has `blockedWrapper`, `wrapper` for
     /// arrays in ICON's blocked layout: `run` is generic over the two.
-    std::string type, wrapper, blockedWrapper, create, createWithLayout, destroy, setExchangeCallback,
-        setVerificationCallback, enableTimers, writeMetrics;
+    std::string type, wrapper, blockedWrapper, create, createWithLayout, destroy,
+        setExchangeCallback, setVerificationCallback, enableTimers, writeMetrics;
     WrapperDummies dummies;
     /// Fortran names of the C functions the type-bound procedures call.
     std::string cCreate, cCreateWithLayout, run, runAndVerify, cDestroy, errorMessage,
