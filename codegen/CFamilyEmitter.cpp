@@ -180,7 +180,8 @@ StringRef bufferName(AllocOp alloc) {
 
 class RunBodyEmitter {
 public:
-  RunBodyEmitter(const ProgramPlan &plan, const NameTable &names) : plan(plan), names(names) {
+  RunBodyEmitter(const CFamilyTarget &target, const ProgramPlan &plan, const NameTable &names)
+      : target(target), plan(plan), names(names) {
     ProgramOp program = plan.interface->program;
     for (auto [index, parameter] : llvm::enumerate(plan.interface->parameters))
       values[program.getArgument(index)] = parameter.name;
@@ -251,14 +252,13 @@ private:
   std::string freshTemporary() { return "t" + std::to_string(temporaries++); }
 
   LogicalResult emitImage(ImageOp image, raw_ostream &os) {
-    std::string conn = image.getConn().lower();
-    std::string lo = names.unique(conn + "_lo"), hi = names.unique(conn + "_hi");
-    os << "int32_t " << lo << " = 0, " << hi << " = 0;\n";
-    os << "if (int rc = " << member(plan.imageTable.lookup(image.getConn())) << ".image("
-       << expr(image.getLb()) << ", " << expr(image.getUb()) << ", &" << lo << ", &" << hi
-       << "))\nreturn rc;\n";
-    values[image.getImageLb()] = lo;
-    values[image.getImageUb()] = hi;
+    std::string name = names.unique(image.getConn().lower() + "_image");
+    os << "const fusec::HostTable::Image " << name << " = "
+       << target.onOneThread(member(plan.imageTable.lookup(image.getConn())) + ".image(" +
+                             expr(image.getLb()) + ", " + expr(image.getUb()) + ")")
+       << ";\nif (" << name << ".status)\nreturn " << name << ".status;\n";
+    values[image.getImageLb()] = name + ".lo";
+    values[image.getImageUb()] = name + ".hi";
     return success();
   }
 
@@ -295,9 +295,11 @@ private:
     }
     os << "};\n";
     ProgramOp program = plan.interface->program;
-    os << "if (int rc = " << member("exchange(") << cStringLiteral(program.getSymName())
-       << ", exchanged, " << exchange.getFields().size() << ", " << member("stream")
-       << "))\nreturn rc;\n}\n";
+    os << "if (int rc = "
+       << target.onOneThread(member("exchange(") + cStringLiteral(program.getSymName()) +
+                             ", exchanged, " + std::to_string(exchange.getFields().size()) +
+                             ", " + member("stream") + ")")
+       << ")\nreturn rc;\n}\n";
     return success();
   }
 
@@ -312,6 +314,7 @@ private:
     return success();
   }
 
+  const CFamilyTarget &target;
   const ProgramPlan &plan;
   NameTable names;
   llvm::DenseMap<Value, std::string> values;
@@ -542,7 +545,7 @@ private:
     ProgramOp program = plan.interface->program;
     std::string body;
     llvm::raw_string_ostream bodyOs(body);
-    RunBodyEmitter bodyEmitter(plan, names.runScope());
+    RunBodyEmitter bodyEmitter(target, plan, names.runScope());
     if (failed(bodyEmitter.emitBlock(program.getBody().front(), bodyOs)))
       return failure();
     // A body that needs no state (no kernel, level count or exchange) keeps
@@ -564,15 +567,15 @@ private:
   }
 
   /// `P_execute(*handle, arguments)`, outputs replaced by `outputs` where it
-  /// has them.
-  static std::string executeCall(const ProgramPlan &plan,
-                                 const llvm::DenseMap<unsigned, std::string> &outputs) {
+  /// has them, run as the target runs a program body.
+  std::string executeCall(const ProgramPlan &plan,
+                          const llvm::DenseMap<unsigned, std::string> &outputs) const {
     std::vector<std::string> arguments{"*handle"};
     for (auto [index, parameter] : llvm::enumerate(plan.interface->parameters)) {
       auto output = outputs.find(index);
       arguments.push_back(output != outputs.end() ? output->second : parameter.name);
     }
-    return plan.execute + "(" + llvm::join(arguments, ", ") + ")";
+    return target.runBody(plan.execute + "(" + llvm::join(arguments, ", ") + ")");
   }
 
   void emitRun(const ProgramPlan &plan, raw_ostream &os) {

@@ -108,6 +108,12 @@ public:
   /// on the non-empty domain and return a fusec_status.
   virtual void emitLaunch(const KernelPlan &plan, llvm::StringRef state,
                           llvm::raw_ostream &os) const = 0;
+  /// How P_run runs the program body `call` (an int expression): as it is,
+  /// or on every thread of a team.
+  virtual std::string runBody(llvm::StringRef call) const { return call.str(); }
+  /// Host work in the program body that must run once, `call` (an
+  /// expression): as it is, or on one thread of the team.
+  virtual std::string onOneThread(llvm::StringRef call) const { return call.str(); }
 };
 
 /// Emits the translation unit of every program in `module` (formatted).

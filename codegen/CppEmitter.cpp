@@ -1,11 +1,17 @@
 //===- CppEmitter.cpp - kernel form to C++17 with OpenMP ------------------===//
 //
-// Work items (docs/dialect.md, loop form): OpenMP threads share (level tile,
-// block of kHorizontalBlock points) pairs (`parallel for collapse(2)`); a
-// tile holds `kblock` levels and a kernel's `hblock` attribute replaces
-// kHorizontalBlock as the points per block. 2-D kernels share the blocks of
-// points; a vertical-only kernel is one work item. Inside a work item the
-// kernel's loop form is printed as it is: ICON's order, levels and then an
+// A program run is one OpenMP parallel region: every thread of the team runs
+// the program body (fusec::run_on_team), host work that must happen once (the
+// exchange callback, stn.image) runs on one thread (fusec::on_one_thread), and
+// each kernel shares its work items among the team with an orphaned `omp for`
+// whose barrier a kernel marked `nowait` (stn-elide-barriers) leaves out.
+//
+// Work items (docs/dialect.md, loop form): the team shares (level tile, block
+// of kHorizontalBlock points) pairs (`omp for collapse(2)`); a tile holds
+// `kblock` levels and a kernel's `hblock` attribute replaces kHorizontalBlock
+// as the points per block. 2-D kernels share the blocks of points; a
+// vertical-only kernel is one work item (`omp single`). Inside a work item
+// the kernel's loop form is printed as it is: ICON's order, levels and then an
 // `omp simd` loop over the unit-stride points of the block.
 //
 // Each kernel with points also has a blocked variant (`<kernel>_blocked`) for
@@ -46,6 +52,12 @@ public:
   bool supportsBlockedLayout() const override { return true; }
   StringRef streamType() const override { return "void *"; }
   std::string streamFromArgument(StringRef argument) const override { return argument.str(); }
+  std::string runBody(StringRef call) const override {
+    return "fusec::run_on_team([&] { return " + call.str() + "; })";
+  }
+  std::string onOneThread(StringRef call) const override {
+    return "fusec::on_one_thread([&] { return " + call.str() + "; })";
+  }
 
   LogicalResult emitKernel(codegen::KernelPlan &plan, raw_ostream &os) const override {
     // The blocked variant's body is emitted from the scope before the flat one used it.
@@ -77,6 +89,11 @@ private:
     return "const int32_t " + name.str() + " = " + value.str() + ";\n";
   }
 
+  /// The worksharing construct of a kernel: its barrier unless `nowait`.
+  static std::string workshare(const codegen::KernelPlan &plan, StringRef construct) {
+    return "#pragma omp " + construct.str() + (stn::KernelOp(plan.op).getNowait() ? " nowait" : "") + "\n";
+  }
+
   /// ICON's loop nest: blocks (OpenMP) -> chunks of at most kHorizontalBlock
   /// points, each a work item with all levels.
   static LogicalResult emitBlockedKernel(codegen::KernelPlan &plan, codegen::KernelScope &scope,
@@ -94,8 +111,7 @@ private:
        << declare(firstBlock, plan.hlb + " / " + nproma)
        << declare(endBlock, "static_cast<int32_t>((int64_t(" + plan.hub + ") + " + nproma +
                                 " - 1) / " + nproma + ")")
-       << "#pragma omp parallel for schedule(static)\n"
-       << loop(block, firstBlock, endBlock)
+       << workshare(plan, "for schedule(static)") << loop(block, firstBlock, endBlock)
        << declare(blockBegin, "std::max(" + plan.hlb + ", " + block + " * " + nproma + ")")
        << declare(blockEnd, "static_cast<int32_t>(std::min<int64_t>(" + plan.hub + ", int64_t(" +
                                 block + " + 1) * " + nproma + "))")
@@ -117,10 +133,11 @@ private:
     codegen::KernelBodyEmitter body(plan.op, plan.scope, /*unrollReductions=*/false);
     codegen::NameTable &names = plan.scope.names;
     if (!plan.hasPoints()) {
-      os << declare(plan.kBegin, plan.klb) << declare(plan.kEnd, plan.kub);
+      os << workshare(plan, "single") << "{\n"
+         << declare(plan.kBegin, plan.klb) << declare(plan.kEnd, plan.kub);
       if (failed(body.emit(os)))
         return failure();
-      os << "}\n";
+      os << "}\n}\n";
       return success();
     }
     std::string blocks = names.unique("h_blocks"), block = names.unique("hb");
@@ -128,7 +145,7 @@ private:
     os << declare(blocks, "(" + plan.hub + " - " + plan.hlb + " + " + points + " - 1) / " + points);
     std::string tile;
     if (!plan.hasLevels()) {
-      os << "#pragma omp parallel for schedule(static)\n" << loop(block, "0", blocks);
+      os << workshare(plan, "for schedule(static)") << loop(block, "0", blocks);
     } else {
       std::string tiles = names.unique("k_tiles");
       tile = names.unique("kt");
@@ -137,8 +154,8 @@ private:
                                : "(" + plan.kub + " - " + plan.klb + " + " +
                                      std::to_string(plan.kblock - 1) + ") / " +
                                      std::to_string(plan.kblock))
-         << "#pragma omp parallel for collapse(2) schedule(static)\n"
-         << loop(tile, "0", tiles) << loop(block, "0", blocks);
+         << workshare(plan, "for collapse(2) schedule(static)") << loop(tile, "0", tiles)
+         << loop(block, "0", blocks);
     }
     os << declare(plan.hBegin, plan.hlb + " + " + block + " * " + points)
        << declare(plan.hEnd, "std::min(" + plan.hBegin + " + " + points + ", " + plan.hub + ")");

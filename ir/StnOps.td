@@ -407,6 +407,11 @@ def Stn_KernelOp : Stn_Op<"kernel", [AttrSizedOperandSegments,
     being written (lowering routes such results through a buffer and a copy
     kernel), and one whose writes of a field do not follow all its loads of it.
 
+    `nowait` (C++, `stn-elide-barriers`): threads that finish their share of
+    this launch go on to the next one without waiting for the others, because
+    the launches up to the next barrier touch nothing this one writes and
+    write nothing it reads.
+
     ```mlir
     stn.kernel "scale" on K[%c0 : %n] {
       %v = stn.load %f[k] : !stn.field<K x f64>
@@ -421,7 +426,8 @@ def Stn_KernelOp : Stn_Op<"kernel", [AttrSizedOperandSegments,
                        Optional<I32>:$klb, Optional<I32>:$kub,
                        DefaultValuedAttr<I64Attr, "1">:$kblock,
                        UnitAttr:$no_level_carry,
-                       UnitAttr:$loop_form);
+                       UnitAttr:$loop_form,
+                       UnitAttr:$nowait);
   let regions = (region SizedRegion<1>:$body);
   let hasCustomAssemblyFormat = 1;
   let hasVerifier = 1;

@@ -465,6 +465,38 @@ def UnswitchLoops : Pass<"stn-unswitch-loops", "::mlir::ModuleOp"> {
   let dependentDialects = ["::mlir::arith::ArithDialect", "::mlir::scf::SCFDialect"];
 }
 
+def ElideBarriers : Pass<"stn-elide-barriers", "::mlir::ModuleOp"> {
+  let summary = "Lets a C++ kernel's threads go on to the next kernel when it does not depend on it";
+  let description = [{
+    A C++ program run is one OpenMP parallel region; each kernel shares its
+    work items among the threads (`omp for`), and a barrier after it makes
+    every thread wait until all have finished. The next launch needs that only
+    if it depends on the kernel. In modules for the `cpp` target, this pass
+    sets `nowait` on a kernel when the operation after it (past operations
+    without memory effects) is a kernel that reads and writes no field the
+    kernel writes and writes no field it reads; the check includes every
+    kernel still in flight since the last barrier. Before an exchange, an
+    image, a branch or the end of a block the barrier stays. Other targets are
+    left alone (CUDA launches on one stream run in order).
+
+    Before:
+    ```mlir
+    stn.kernel "a" on Edge[%lo : %hi] K[%c0 : %n] { ... stn.write %x to %ta ... }
+    stn.kernel "b" on Edge[%lo : %hi] K[%c0 : %n] { ... stn.write %y to %tb ... }
+    stn.kernel "c" on Edge[%lo : %hi] K[%c0 : %n] { ... stn.load %ta ... stn.load %tb ... }
+    ```
+    After (`a` and `b` are independent, `c` reads both):
+    ```mlir
+    stn.kernel "a" on Edge[%lo : %hi] K[%c0 : %n] attributes {nowait} { ... }
+    stn.kernel "b" on Edge[%lo : %hi] K[%c0 : %n] { ... }
+    stn.kernel "c" on Edge[%lo : %hi] K[%c0 : %n] { ... }
+    ```
+  }];
+  let statistics = [
+    Statistic<"numElided", "elided", "Kernels that need no barrier after them">,
+  ];
+}
+
 def UnswitchKernels : Pass<"stn-unswitch-kernels", "::mlir::ModuleOp"> {
   let summary = "Splits a kernel with a branch on a uniform condition into one kernel per side";
   let description = [{

@@ -134,6 +134,7 @@ void buildLoopLoweringPipeline(OpPassManager &pm) {
   pm.addPass(createHoistLoopInvariant());
   pm.addPass(createCarryLevels());
   pm.addPass(createUnswitchLoops());
+  pm.addPass(createElideBarriers());
 }
 
 /// True when the application computes stencil `name` (alone or fused).

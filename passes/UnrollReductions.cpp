@@ -84,7 +84,7 @@ LogicalResult unroll(ReduceOp reduce, ConnectivityOp conn) {
   Value yielded = cast<YieldOp>(body.getTerminator()).getValues()[0];
   Type neighborType = reduce.getNeighbor().getType();
   Value acc = identity(builder, loc, reduce.getKind(), reduce.getType());
-  for (int64_t slot = 0; slot < conn.getSize(); ++slot) {
+  for (int64_t slot = 0, size = static_cast<int64_t>(conn.getSize()); slot < size; ++slot) {
     Value index = builder.create<arith::ConstantIndexOp>(loc, slot);
     Value neighbor =
         builder.create<NeighborOp>(loc, neighborType, reduce.getPoint(), reduce.getConnAttr(), index);

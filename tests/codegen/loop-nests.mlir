@@ -5,7 +5,9 @@
 // form of the kernel body (docs/dialect.md): vertical-only, 2-D, 3-D with
 // kblock > 1 (on GPUs a level loop per thread after the level-independent
 // work, on CPUs tiles of kblock levels, each a level loop around a simd loop
-// over points), and half levels (nlev + 1) in the domain check.
+// over points), and half levels (nlev + 1) in the domain check. On CPUs the
+// program's one parallel region is open around the kernel: it shares its work
+// items with an orphaned `omp for`.
 
 stn.connectivity @E2C : Edge -> Cell [2]
 stn.connectivity @V2E : Vertex -> Edge [6] skip
@@ -30,8 +32,12 @@ stn.connectivity @V2E : Vertex -> Edge [6] skip
 // CUDA-NEXT: FUSEC_LAUNCH(profile,
 // CUDA-NEXT: dim3(static_cast<unsigned>((k_ub - k_lb + kThreadsPerBlock - 1) / kThreadsPerBlock)),
 
+// A vertical-only kernel is one work item: one thread of the team runs it,
+// here (`nowait`, stn-elide-barriers) without the others waiting for it.
 // CPP-LABEL: static void profile(
-// CPP: const int32_t k_begin = k_lb;
+// CPP: #pragma omp single nowait
+// CPP-NEXT: {
+// CPP-NEXT: const int32_t k_begin = k_lb;
 // CPP-NEXT: const int32_t k_end = k_ub;
 // CPP-NEXT: #pragma omp simd
 // CPP-NEXT: for (int32_t k = k_begin; k < k_end; ++k) {
@@ -54,7 +60,7 @@ stn.connectivity @V2E : Vertex -> Edge [6] skip
 // CPP-LABEL: static void interfaces(
 // CPP: const int32_t h_blocks = (h_ub - h_lb + kHorizontalBlock - 1) / kHorizontalBlock;
 // CPP-NEXT: const int32_t k_tiles = k_ub - k_lb;
-// CPP-NEXT: #pragma omp parallel for collapse(2) schedule(static)
+// CPP-NEXT: #pragma omp for collapse(2) schedule(static)
 // CPP-NEXT: for (int32_t kt = 0; kt < k_tiles; ++kt) {
 // CPP-NEXT: for (int32_t hb = 0; hb < h_blocks; ++hb) {
 // CPP-NEXT: const int32_t h_begin = h_lb + hb * kHorizontalBlock;
@@ -91,7 +97,7 @@ stn.connectivity @V2E : Vertex -> Edge [6] skip
 // CPP-LABEL: static void blocked(
 // CPP: const int32_t h_blocks = (h_ub - h_lb + kHorizontalBlock - 1) / kHorizontalBlock;
 // CPP-NEXT: const int32_t k_tiles = (k_ub - k_lb + 3) / 4;
-// CPP-NEXT: #pragma omp parallel for collapse(2) schedule(static)
+// CPP-NEXT: #pragma omp for collapse(2) schedule(static)
 // CPP-NEXT: for (int32_t kt = 0; kt < k_tiles; ++kt) {
 // CPP-NEXT: for (int32_t hb = 0; hb < h_blocks; ++hb) {
 // CPP-NEXT: const int32_t h_begin = h_lb + hb * kHorizontalBlock;
@@ -115,7 +121,7 @@ stn.connectivity @V2E : Vertex -> Edge [6] skip
 // CPP-NEXT: {{\[\[}}maybe_unused]] int32_t nproma, {{\[\[}}maybe_unused]] int32_t num_levels) {
 // CPP-NEXT: const int32_t jb_first = h_lb / nproma;
 // CPP-NEXT: const int32_t jb_end = static_cast<int32_t>((int64_t(h_ub) + nproma - 1) / nproma);
-// CPP-NEXT: #pragma omp parallel for schedule(static)
+// CPP-NEXT: #pragma omp for schedule(static)
 // CPP-NEXT: for (int32_t jb = jb_first; jb < jb_end; ++jb) {
 // CPP-NEXT: const int32_t block_begin = std::max(h_lb, jb * nproma);
 // CPP-NEXT: const int32_t block_end =
@@ -168,7 +174,7 @@ stn.connectivity @V2E : Vertex -> Edge [6] skip
 // CUDA-NEXT: dim3(static_cast<unsigned>((h_ub - h_lb + kThreadsPerBlock - 1) / kThreadsPerBlock)),
 
 // CPP-LABEL: static void flat(
-// CPP: #pragma omp parallel for schedule(static)
+// CPP: #pragma omp for schedule(static) nowait
 // CPP-NEXT: for (int32_t hb = 0; hb < h_blocks; ++hb) {
 // CPP-NEXT: const int32_t h_begin = h_lb + hb * kHorizontalBlock;
 // CPP-NEXT: const int32_t h_end = std::min(h_begin + kHorizontalBlock, h_ub);
@@ -177,6 +183,7 @@ stn.connectivity @V2E : Vertex -> Edge [6] skip
 // CPP-NEXT: const double area_1 = area[h];
 // 2-D dense fields are the same in both layouts.
 // CPP-LABEL: static void flat_blocked(
+// CPP: #pragma omp for schedule(static) nowait
 // CPP: for (int32_t h = h_begin; h < h_end; ++h) {
 // CPP-NEXT: const double area_1 = area[h];
 // CPP-NEXT: const double t0 = area_1 + area_1;
@@ -201,7 +208,7 @@ stn.program @levels(%limit: !stn.field<K x f64> {stn.name = "limit"},
   %n = stn.nlev : i32
   %n1 = arith.addi %n, %c1 : i32
   %nm1 = arith.subi %n, %c1 : i32
-  stn.kernel "profile" on K[%c0 : %nm1] {
+  stn.kernel "profile" on K[%c0 : %nm1] attributes {nowait} {
     %l = stn.load %limit[k + 1] : !stn.field<K x f64>
     %half = arith.constant 0.5 : f64
     %s = arith.mulf %l, %half : f64
@@ -232,7 +239,7 @@ stn.program @levels(%limit: !stn.field<K x f64> {stn.name = "limit"},
     %y = arith.select %ok, %x, %zero : f64
     stn.write %y to %vsum at %v : !stn.point<Vertex> : f64, !stn.field<Vertex x K x f64>
   }
-  stn.kernel "flat" on Cell[%c0 : %cells] {
+  stn.kernel "flat" on Cell[%c0 : %cells] attributes {nowait} {
   ^bb0(%c: !stn.point<Cell>):
     %a = stn.load %area[%c] : !stn.field<Cell x f64>
     %d = arith.addf %a, %a : f64

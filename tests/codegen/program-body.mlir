@@ -7,7 +7,10 @@
 // the registered callback. scf.if inside a kernel becomes an if statement.
 // The body is one static function taking the instance: P_run calls it on the
 // caller's fields (timed when timers are on), P_run_and_verify on copies of
-// the outputs, which it then compares with the caller's.
+// the outputs, which it then compares with the caller's. On CPUs every thread
+// of one OpenMP parallel region runs the body (fusec::run_on_team), and what
+// must happen once (stn.image with its cache, the exchange callback) runs on
+// one thread, which hands its result to all (fusec::on_one_thread).
 
 stn.connectivity @C2E2CO : Cell -> Cell [4] skip
 stn.connectivity @E2C : Edge -> Cell [2]
@@ -67,16 +70,16 @@ stn.connectivity @E2C : Edge -> Cell [2]
 
 // CHECK-LABEL: static int execute_smooth(smooth_handle &instance, double *theta, double *geofac, bool full,
 // CHECK-NEXT: bool top, int32_t lo, int32_t hi) {
-// CUDA-NEXT: int32_t c2e2co_lo = 0, c2e2co_hi = 0;
-// CUDA-NEXT: if (int rc = instance.C2E2CO_host.image(lo, hi, &c2e2co_lo, &c2e2co_hi))
-// CPP-NEXT: int32_t c2e2co_lo = 0, c2e2co_hi = 0;
-// CPP-NEXT: if (int rc = instance.C2E2CO.image(lo, hi, &c2e2co_lo, &c2e2co_hi))
-// CHECK-NEXT: return rc;
+// CUDA-NEXT: const fusec::HostTable::Image c2e2co_image = instance.C2E2CO_host.image(lo, hi);
+// CPP-NEXT: const fusec::HostTable::Image c2e2co_image =
+// CPP-NEXT: fusec::on_one_thread([&] { return instance.C2E2CO.image(lo, hi); });
+// CHECK-NEXT: if (c2e2co_image.status)
+// CHECK-NEXT: return c2e2co_image.status;
 // CHECK-NEXT: const int32_t t0 = instance.extents.nlev - 1;
 // CHECK-NEXT: int32_t t1;
 // CHECK-NEXT: if (full) {
-// CHECK-NEXT: if (int rc = launch_lap(instance, c2e2co_lo, c2e2co_hi, 0, instance.extents.nlev, theta,
-// CHECK-NEXT: instance.tmp.data()))
+// CHECK-NEXT: if (int rc = launch_lap(instance, c2e2co_image.lo, c2e2co_image.hi, 0, instance.extents.nlev,
+// CHECK-NEXT: theta, top, geofac, instance.tmp.data()))
 // CHECK-NEXT: return rc;
 // CHECK-NEXT: t1 = 0;
 // CHECK-NEXT: } else {
@@ -93,7 +96,9 @@ stn.connectivity @E2C : Edge -> Cell [2]
 // CHECK-NEXT: fusec::Levels::Flat, 0),
 // CHECK-NEXT: instance.extents.describe("geofac", geofac, FUSEC_F64, FUSEC_CELL, fusec::Levels::Flat, 4),
 // CHECK-NEXT: };
-// CHECK-NEXT: if (int rc = instance.exchange("smooth", exchanged, 3, instance.stream))
+// CUDA-NEXT: if (int rc = instance.exchange("smooth", exchanged, 3, instance.stream))
+// CPP-NEXT: if (int rc = fusec::on_one_thread(
+// CPP-NEXT: [&] { return instance.exchange("smooth", exchanged, 3, instance.stream); }))
 // CHECK-NEXT: return rc;
 // CHECK-NEXT: }
 // CHECK-NEXT: return FUSEC_SUCCESS;
@@ -168,7 +173,9 @@ stn.connectivity @E2C : Edge -> Cell [2]
 // CHECK: if (handle == nullptr)
 // CHECK-NEXT: return FUSEC_ERROR_NOT_SET_UP;
 // CHECK-NEXT: fusec::TimedRun<3> timed(handle->timers, handle->stream);
-// CHECK-NEXT: return execute_smooth(*handle, theta, geofac, full, top, lo, hi);
+// CUDA-NEXT: return execute_smooth(*handle, theta, geofac, full, top, lo, hi);
+// CPP-NEXT: return fusec::run_on_team(
+// CPP-NEXT: [&] { return execute_smooth(*handle, theta, geofac, full, top, lo, hi); });
 
 // CHECK-LABEL: extern "C" int smooth_run_and_verify(smooth_handle *handle, const double *theta,
 // CHECK-NEXT: const double *geofac, bool full, bool top, int32_t lo,
@@ -185,8 +192,12 @@ stn.connectivity @E2C : Edge -> Cell [2]
 // CHECK-NEXT: geofac_before, handle->extents.elements(FUSEC_CELL, fusec::Levels::Flat, 4),
 // CHECK-NEXT: handle->stream))
 // CHECK-NEXT: return rc;
-// CHECK-NEXT: if (int rc = execute_smooth(*handle, handle->theta_reference.data(),
-// CHECK-NEXT: handle->geofac_reference.data(), full, top, lo, hi))
+// CUDA-NEXT: if (int rc = execute_smooth(*handle, handle->theta_reference.data(),
+// CUDA-NEXT: handle->geofac_reference.data(), full, top, lo, hi))
+// CPP-NEXT: if (int rc = fusec::run_on_team([&] {
+// CPP-NEXT: return execute_smooth(*handle, handle->theta_reference.data(),
+// CPP-NEXT: handle->geofac_reference.data(), full, top, lo, hi);
+// CPP-NEXT: }))
 // CHECK-NEXT: return rc;
 // CHECK-NEXT: fusec::Verifier verifier("smooth", handle->verification, handle->extents, handle->stream,
 // CHECK-NEXT: tolerances);

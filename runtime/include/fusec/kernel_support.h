@@ -161,6 +161,9 @@ static inline const char *fusec_status_message(int status) {
 #if defined(__linux__)
 #include <sys/mman.h>
 #endif
+#ifdef _OPENMP
+#include <omp.h>
+#endif
 
 /* CUDA code paths: nvcc, or the emitted .cu compiled as host C++ by the
  * cuda-host backend (fusec/cuda_host/cuda_runtime.h stands in for CUDA). */
@@ -430,6 +433,17 @@ public:
   int64_t ld() const { return rows_; }
   size_t size() const { return entries_.size(); }
 
+  /* The same as a value, which on_one_thread can hand to every thread of a team. */
+  struct Image {
+    int status;
+    int32_t lo, hi;
+  };
+  Image image(int32_t lb, int32_t ub) {
+    Image result{FUSEC_SUCCESS, 0, 0};
+    result.status = image(lb, ub, &result.lo, &result.hi);
+    return result;
+  }
+
   /* [*lo, *hi): the hull of the neighbours of points [lb, ub), missing ones ignored;
    * [0, 0) for an empty range or when every neighbour is missing. */
   int image(int32_t lb, int32_t ub, int32_t *lo, int32_t *hi) {
@@ -511,6 +525,61 @@ struct ExchangeHandler {
                                                                          : FUSEC_ERROR_EXCHANGE;
   }
 };
+
+/*--- The OpenMP team of a C++ program run ----------------------------------------------------*/
+
+/* A generated C++ P_run runs its whole body on every thread of one parallel region: the
+ * kernels share their work items among the team (orphaned `omp for`), and everything else in
+ * the body is either the same on every thread (scalar arithmetic, branches, domain checks) or
+ * goes through on_one_thread. Without OpenMP, or called from inside another parallel region
+ * (nested regions get one thread), the team is the calling thread alone. CUDA host code never
+ * runs inside a region, so there all of these are plain calls. */
+#if defined(_OPENMP) && !defined(FUSEC_CUDA)
+#define FUSEC_OPENMP_TEAM 1
+#endif
+
+template <class Body> int run_on_team(Body &&body) {
+  int status = FUSEC_SUCCESS;
+#ifdef FUSEC_OPENMP_TEAM
+#pragma omp parallel
+#endif
+  {
+    // Every thread takes the same path through the body, so every thread's status is the same.
+    const int thread_status = body();
+#ifdef FUSEC_OPENMP_TEAM
+#pragma omp master
+#endif
+    status = thread_status;
+  }
+  return status;
+}
+
+/* Host work that must happen once (a user callback, a stn.image with its cache): one thread of
+ * the team runs `work` while the others wait, then every thread gets its result. */
+template <class Work> auto on_one_thread(Work &&work) -> decltype(work()) {
+  decltype(work()) result{};
+#ifdef FUSEC_OPENMP_TEAM
+#pragma omp single copyprivate(result)
+#endif
+  result = work();
+  return result;
+}
+
+/* Waits for every thread of the team (a no-op outside a parallel region). */
+inline void team_barrier() {
+#ifdef FUSEC_OPENMP_TEAM
+#pragma omp barrier
+#endif
+}
+
+/* Whether this is the thread that keeps a run's timers: the team's master. */
+inline bool is_team_master() {
+#ifdef FUSEC_OPENMP_TEAM
+  return omp_get_thread_num() == 0;
+#else
+  return true;
+#endif
+}
 
 #ifdef FUSEC_CUDA
 
@@ -985,12 +1054,20 @@ public:
 #ifdef FUSEC_NVTX
     nvtxRangePushA(timers.kernel_name(kernel));
 #endif
-    if (timer_ != nullptr)
-      timer_->begin(stream_);
+    // On CPUs the team runs the kernel: its time is from the last thread arriving to the last
+    // one leaving (a kernel with `nowait` gets its barrier back while timed).
+    if (timer_ != nullptr) {
+      team_barrier();
+      if (is_team_master())
+        timer_->begin(stream_);
+    }
   }
   ~TimedLaunch() {
-    if (timer_ != nullptr)
-      timer_->end(stream_);
+    if (timer_ != nullptr) {
+      team_barrier();
+      if (is_team_master())
+        timer_->end(stream_);
+    }
 #ifdef FUSEC_NVTX
     nvtxRangePop();
 #endif
