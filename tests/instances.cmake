@@ -6,6 +6,9 @@
 #                           at once, each against a reference
 #   instances-threads-tsan  the same under ThreadSanitizer (clang-19, LLVM's libomp with
 #                           Archer); skipped with a message where that is unavailable
+#   instances-team          one run of tests/instances/team.stn (-O none) shared by a team of
+#                           4 OpenMP threads, one of its kernels without a barrier after it
+#   instances-team-tsan     the same under ThreadSanitizer: a barrier left out wrongly is a race
 set(FUSEC_INSTANCES_DIR ${CMAKE_CURRENT_BINARY_DIR}/instances)
 set(instances_stn ${PROJECT_SOURCE_DIR}/stencils/diffusion.stn)
 add_custom_command(
@@ -16,23 +19,36 @@ add_custom_command(
   DEPENDS fusec ${instances_stn}
   COMMENT "diffusion.stn -> instances/diffusion.cpp, diffusion.h"
   VERBATIM)
+set(team_stn ${CMAKE_CURRENT_SOURCE_DIR}/instances/team.stn)
+add_custom_command(
+  OUTPUT ${FUSEC_INSTANCES_DIR}/team.cpp ${FUSEC_INSTANCES_DIR}/team.h
+  COMMAND ${CMAKE_COMMAND} -E make_directory ${FUSEC_INSTANCES_DIR}
+  COMMAND fusec ${team_stn} -I ${PROJECT_SOURCE_DIR}/stencils -O none --emit=cpp
+          -o ${FUSEC_INSTANCES_DIR}/team.cpp
+  COMMAND fusec ${team_stn} -I ${PROJECT_SOURCE_DIR}/stencils -o ${FUSEC_INSTANCES_DIR}/team.h
+  DEPENDS fusec ${team_stn} ${PROJECT_SOURCE_DIR}/stencils/icon.stn
+  COMMENT "team.stn -> instances/team.cpp, team.h"
+  VERBATIM)
 add_executable(fusec-instances-driver instances/instances_driver.cpp
-               ${FUSEC_INSTANCES_DIR}/diffusion.cpp)
+               ${FUSEC_INSTANCES_DIR}/diffusion.cpp ${FUSEC_INSTANCES_DIR}/team.cpp)
 target_include_directories(fusec-instances-driver PRIVATE ${FUSEC_INSTANCES_DIR})
 target_link_libraries(fusec-instances-driver PRIVATE fusec_runtime OpenMP::OpenMP_CXX)
 
 add_test(NAME instances-interleaved
   COMMAND fusec-instances-driver interleaved ${FUSEC_INSTANCES_DIR})
 add_test(NAME instances-threads COMMAND fusec-instances-driver threads 4)
+add_test(NAME instances-team COMMAND fusec-instances-driver team 4)
 
 find_program(CLANGXX_19 clang++-19)
 set(instances_libraries $<TARGET_FILE:fusec_runtime>)
 if(FUSEC_RUNTIME_NETCDF)
   list(APPEND instances_libraries $<TARGET_FILE:netCDF::netcdf>)
 endif()
-add_test(NAME instances-threads-tsan
-  COMMAND ${CMAKE_CURRENT_SOURCE_DIR}/instances/run_tsan.sh
-          "${CLANGXX_19}" ${PROJECT_SOURCE_DIR}/runtime/include ${FUSEC_INSTANCES_DIR}
-          ${CMAKE_CURRENT_SOURCE_DIR}/instances/instances_driver.cpp
-          ${FUSEC_INSTANCES_DIR}/tsan ${instances_libraries})
-set_tests_properties(instances-threads-tsan PROPERTIES SKIP_RETURN_CODE 77)
+foreach(mode threads team)
+  add_test(NAME instances-${mode}-tsan
+    COMMAND ${CMAKE_CURRENT_SOURCE_DIR}/instances/run_tsan.sh
+            "${CLANGXX_19}" ${PROJECT_SOURCE_DIR}/runtime/include ${FUSEC_INSTANCES_DIR}
+            ${CMAKE_CURRENT_SOURCE_DIR}/instances/instances_driver.cpp
+            ${FUSEC_INSTANCES_DIR}/tsan-${mode} ${mode} ${instances_libraries})
+  set_tests_properties(instances-${mode}-tsan PROPERTIES SKIP_RETURN_CODE 77)
+endforeach()

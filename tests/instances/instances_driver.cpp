@@ -6,12 +6,18 @@
 //                                      writes DIR/first.json and DIR/second.json (timers)
 //   instances_driver threads N         N instances on those grids, each created, run and
 //                                      destroyed by its own OpenMP thread, all at once
+//   instances_driver team N            one instance of team_sum (tests/instances/team.stn)
+//                                      whose run is shared by a team of N OpenMP threads,
+//                                      with a kernel whose barrier stn-elide-barriers dropped
 //
 // Every result is compared with a reference computed here from the mesh's C2E table. Exits
 // non-zero when a check fails.
 #include "diffusion.h"
+#include "team.h"
 
 #include "fusec/c_api.h"
+
+#include <omp.h>
 
 #include <cstdio>
 #include <cstdlib>
@@ -222,6 +228,53 @@ int threads(int count) {
   return failures ? 1 : 0;
 }
 
+/// result = the sum over C2E2C of 2 theta + theta^2 at the neighbours, as team_sum defines it.
+std::vector<double> teamReference(const Grid &grid, int32_t nlev, const std::vector<double> &theta) {
+  const fusec_connectivity *c2e2c = fusec_mesh_find(grid.mesh, "C2E2C");
+  std::vector<double> result(theta.size(), 0.0);
+  for (int32_t k = 0; k < nlev; ++k)
+    for (int32_t c = 0; c < grid.cells; ++c) {
+      double sum = 0.0;
+      for (int32_t j = 0; j < 3; ++j) {
+        int32_t n = c2e2c->table[c + static_cast<int64_t>(j) * c2e2c->ld];
+        if (n < 0)
+          continue;
+        double value = theta[n + static_cast<size_t>(k) * grid.cells];
+        sum += 2.0 * value + value * value;
+      }
+      result[c + static_cast<size_t>(k) * grid.cells] = sum;
+    }
+  return result;
+}
+
+int team(int count) {
+  Grid grid = openGrid("r2b3");
+  const int32_t nlev = 9;
+  team_sum_handle *handle = nullptr;
+  expect(team_sum_create(grid.mesh, nlev, nullptr, &handle) == FUSEC_SUCCESS, "create team_sum");
+  if (failures)
+    return 1;
+  // The program's parallel region takes its team size from here.
+  omp_set_num_threads(count);
+  for (uint64_t round = 0; round < 3; ++round) {
+    std::vector<double> theta(static_cast<size_t>(grid.cells) * nlev);
+    std::vector<double> result(theta.size(), 0.0);
+    fusec_random_field(round, "theta", -1.0, 1.0, FUSEC_F64, grid.cells, grid.cells, 0, nlev,
+                       theta.data());
+    int status = team_sum_run(handle, theta.data(), result.data(), 0, grid.cells);
+    std::vector<double> expected = teamReference(grid, nlev, theta);
+    fusec_field_check check;
+    expect(status == FUSEC_SUCCESS &&
+               fusec_check_field("result", FUSEC_F64, FUSEC_CELL, grid.cells, grid.cells, 0, nlev,
+                                 result.data(), expected.data(), nullptr, &check) == 0,
+           "round " + std::to_string(round) + " with a team of " + std::to_string(count) +
+               " threads");
+  }
+  team_sum_destroy(handle);
+  fusec_grid_destroy(grid.grid);
+  return failures ? 1 : 0;
+}
+
 } // namespace
 
 int main(int argc, char **argv) {
@@ -229,6 +282,8 @@ int main(int argc, char **argv) {
     return interleaved(argv[2]);
   if (argc == 3 && std::strcmp(argv[1], "threads") == 0)
     return threads(std::atoi(argv[2]));
-  std::fprintf(stderr, "usage: instances_driver interleaved DIR | threads N\n");
+  if (argc == 3 && std::strcmp(argv[1], "team") == 0)
+    return team(std::atoi(argv[2]));
+  std::fprintf(stderr, "usage: instances_driver interleaved DIR | threads N | team N\n");
   return 2;
 }

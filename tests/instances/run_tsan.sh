@@ -1,14 +1,14 @@
 #!/usr/bin/env bash
-# instances-threads-tsan: the threaded instances test under ThreadSanitizer. Builds the emitted
-# C++ and the driver with clang++ -fsanitize=thread -fopenmp (LLVM's libomp, whose Archer tool
-# tells TSan about OpenMP's synchronisation) and runs `instances_driver threads`. Exits 77
-# (skipped) when clang++, TSan or Archer is unavailable.
+# instances-threads-tsan, instances-team-tsan: the instances driver under ThreadSanitizer.
+# Builds the emitted C++ and the driver with clang++ -fsanitize=thread -fopenmp (LLVM's libomp,
+# whose Archer tool tells TSan about OpenMP's synchronisation) and runs `instances_driver MODE
+# 4`. Exits 77 (skipped) when clang++, TSan or Archer is unavailable.
 #
-#   run_tsan.sh CLANGXX RUNTIME_INCLUDE GENERATED_DIR DRIVER_SOURCE WORK_DIR LIBRARY...
+#   run_tsan.sh CLANGXX RUNTIME_INCLUDE GENERATED_DIR DRIVER_SOURCE WORK_DIR MODE LIBRARY...
 set -euo pipefail
-clangxx=$1 runtime_include=$2 generated=$3 driver=$4 work=$5
-shift 5
-skip() { echo "instances-threads-tsan: skipped: $*"; exit 77; }
+clangxx=$1 runtime_include=$2 generated=$3 driver=$4 work=$5 mode=$6
+shift 6
+skip() { echo "instances-$mode-tsan: skipped: $*"; exit 77; }
 
 [[ -x "$clangxx" ]] || skip "no clang++ (clang-19) found"
 mkdir -p "$work"
@@ -20,8 +20,10 @@ printf 'int main() { return 0; }\n' > "$work/probe.cpp"
 
 flags=(-std=c++17 -O1 -g -fsanitize=thread -fopenmp -w -I "$runtime_include" -I "$generated")
 "$clangxx" "${flags[@]}" -c "$generated/diffusion.cpp" -o "$work/diffusion.o"
-"$clangxx" "${flags[@]}" "$driver" "$work/diffusion.o" "$@" -o "$work/instances_driver"
+"$clangxx" "${flags[@]}" -c "$generated/team.cpp" -o "$work/team.o"
+"$clangxx" "${flags[@]}" "$driver" "$work/diffusion.o" "$work/team.o" "$@" \
+  -o "$work/instances_driver"
 # Reports in the uninstrumented OpenMP runtime are not the program's.
 export TSAN_OPTIONS="halt_on_error=1 ignore_noninstrumented_modules=1"
 export OMP_TOOL_LIBRARIES="$archer"
-"$work/instances_driver" threads 4
+"$work/instances_driver" "$mode" 4
