@@ -644,6 +644,14 @@ private:
     os << "};\n\n";
   }
 
+  /// What the launcher does on an empty domain, as the body of an `if`.
+  std::string emptyDomainBlock(const KernelPlan &plan) const {
+    std::vector<std::string> statements = target.emptyDomainStatements(plan);
+    if (statements.size() == 1)
+      return "\n" + statements.front() + "\n";
+    return " {\n" + llvm::join(statements, "\n") + "\n}\n";
+  }
+
   void emitLauncher(const KernelPlan &plan, const ProgramPlan &program, raw_ostream &os) {
     std::vector<std::string> parameters{program.stateType + " &" + program.state}, empty, outside;
     for (const KernelPlan::Parameter &parameter : plan.launcherParameters)
@@ -662,7 +670,7 @@ private:
                         (plan.uses.halfLevels ? "true" : "false") + ")");
     }
     os << "static int " << plan.launcher << "(" << llvm::join(parameters, ", ") << ") {\n"
-       << "if (" << llvm::join(empty, " || ") << ")\nreturn FUSEC_SUCCESS;\n"
+       << "if (" << llvm::join(empty, " || ") << ")" << emptyDomainBlock(plan)
        << "if (" << llvm::join(outside, " || ") << ")\nreturn FUSEC_ERROR_DOMAIN;\n"
        << "fusec::TimedLaunch timed(" << program.state << ".timers, " << plan.index << ", "
        << program.state << ".stream);\n";

@@ -108,6 +108,12 @@ public:
   /// on the non-empty domain and return a fusec_status.
   virtual void emitLaunch(const KernelPlan &plan, llvm::StringRef state,
                           llvm::raw_ostream &os) const = 0;
+  /// The launcher's statements for an empty domain, where the kernel does
+  /// not run: return success, and on CPUs first wait at the barrier the
+  /// kernel's worksharing construct ends with, which the team still needs.
+  virtual std::vector<std::string> emptyDomainStatements(const KernelPlan &plan) const {
+    return {"return FUSEC_SUCCESS;"};
+  }
   /// How P_run runs the program body `call` (an int expression): as it is,
   /// or on every thread of a team.
   virtual std::string runBody(llvm::StringRef call) const { return call.str(); }

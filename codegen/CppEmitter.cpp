@@ -2,9 +2,12 @@
 //
 // A program run is one OpenMP parallel region: every thread of the team runs
 // the program body (fusec::run_on_team), host work that must happen once (the
-// exchange callback, stn.image) runs on one thread (fusec::on_one_thread), and
+// exchange callback, stn.image) runs on the team's master, the caller's thread
+// (fusec::on_one_thread), and
 // each kernel shares its work items among the team with an orphaned `omp for`
-// whose barrier a kernel marked `nowait` (stn-elide-barriers) leaves out.
+// whose barrier a kernel marked `nowait` (stn-elide-barriers) leaves out. A
+// launch on an empty domain skips its kernel but not that barrier: kernels
+// before it may still be running.
 //
 // Work items (docs/dialect.md, loop form): the team shares (level tile, block
 // of kHorizontalBlock points) pairs (`omp for collapse(2)`); a tile holds
@@ -52,6 +55,12 @@ public:
   bool supportsBlockedLayout() const override { return true; }
   StringRef streamType() const override { return "void *"; }
   std::string streamFromArgument(StringRef argument) const override { return argument.str(); }
+  std::vector<std::string>
+  emptyDomainStatements(const codegen::KernelPlan &plan) const override {
+    if (stn::KernelOp(plan.op).getNowait())
+      return {"return FUSEC_SUCCESS;"};
+    return {"fusec::team_barrier();", "return FUSEC_SUCCESS;"};
+  }
   std::string runBody(StringRef call) const override {
     return "fusec::run_on_team([&] { return " + call.str() + "; })";
   }

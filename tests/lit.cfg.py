@@ -8,7 +8,7 @@ import lit.util
 config.name = "fusec"
 config.test_format = lit.formats.ShTest(execute_external=False)
 config.suffixes = [".mlir", ".stn", ".test"]
-config.excludes = ["Inputs", "lit.cfg.py", "lit.site.cfg.py.in", "reference"]
+config.excludes = ["Inputs", "lit.cfg.py", "lit.site.cfg.py.in", "reference", "instances"]
 config.test_source_root = os.path.dirname(__file__)
 
 site_config = lit_config.params.get("site_config")

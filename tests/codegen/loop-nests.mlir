@@ -73,6 +73,12 @@ stn.connectivity @V2E : Vertex -> Edge [6] skip
 // CPP-NEXT: #pragma omp simd
 // CPP-NEXT: for (int32_t h = h_begin; h < h_end; ++h) {
 // CPP-NEXT: w[h + k * cell_ld] = t0;
+// A launch on an empty domain still waits at the barrier its omp for ends with:
+// kernels launched before it may be running on other threads.
+// CPP-LABEL: static int launch_interfaces(
+// CPP: if (h_lb >= h_ub || k_lb >= k_ub) {
+// CPP-NEXT: fusec::team_barrier();
+// CPP-NEXT: return FUSEC_SUCCESS;
 
 // CUDA-LABEL: blocked(
 // CUDA: if (h_begin >= h_ub)
@@ -188,6 +194,11 @@ stn.connectivity @V2E : Vertex -> Edge [6] skip
 // CPP-NEXT: const double area_1 = area[h];
 // CPP-NEXT: const double t0 = area_1 + area_1;
 // CPP-NEXT: area2[h] = t0;
+
+// A `nowait` kernel has no barrier to wait at.
+// CPP-LABEL: static int launch_flat(
+// CPP: if (h_lb >= h_ub)
+// CPP-NEXT: return FUSEC_SUCCESS;
 
 // Setup computes each table's block offsets once per shape.
 // CPP-LABEL: extern "C" int levels_create_with_layout(

@@ -10,7 +10,7 @@
 // the outputs, which it then compares with the caller's. On CPUs every thread
 // of one OpenMP parallel region runs the body (fusec::run_on_team), and what
 // must happen once (stn.image with its cache, the exchange callback) runs on
-// one thread, which hands its result to all (fusec::on_one_thread).
+// the caller's thread, which hands its result to all (fusec::on_one_thread).
 
 stn.connectivity @C2E2CO : Cell -> Cell [4] skip
 stn.connectivity @E2C : Edge -> Cell [2]

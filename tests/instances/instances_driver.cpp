@@ -23,6 +23,7 @@
 #include <cstdlib>
 #include <cstring>
 #include <string>
+#include <thread>
 #include <vector>
 
 namespace {
@@ -228,7 +229,7 @@ int threads(int count) {
   return failures ? 1 : 0;
 }
 
-/// result = the sum over C2E2C of 2 theta + theta^2 at the neighbours, as team_sum defines it.
+/// result = the sum over C2E2C of 2 theta + theta at the neighbours, as team_sum defines it.
 std::vector<double> teamReference(const Grid &grid, int32_t nlev, const std::vector<double> &theta) {
   const fusec_connectivity *c2e2c = fusec_mesh_find(grid.mesh, "C2E2C");
   std::vector<double> result(theta.size(), 0.0);
@@ -240,11 +241,47 @@ std::vector<double> teamReference(const Grid &grid, int32_t nlev, const std::vec
         if (n < 0)
           continue;
         double value = theta[n + static_cast<size_t>(k) * grid.cells];
-        sum += 2.0 * value + value * value;
+        sum += 2.0 * value + value;
       }
       result[c + static_cast<size_t>(k) * grid.cells] = sum;
     }
   return result;
+}
+
+/// Runs team_sum with `extra` computed on all cells or on none (its launch then only waits at
+/// its barrier) and checks both outputs.
+bool runTeam(team_sum_handle *handle, const Grid &grid, int32_t nlev, uint64_t seed,
+             bool extraEverywhere) {
+  std::vector<double> theta(static_cast<size_t>(grid.cells) * nlev);
+  std::vector<double> result(theta.size(), 0.0), extra(theta.size(), 0.0);
+  fusec_random_field(seed, "theta", -1.0, 1.0, FUSEC_F64, grid.cells, grid.cells, 0, nlev,
+                     theta.data());
+  if (team_sum_run(handle, theta.data(), result.data(), extra.data(), grid.cells,
+                   extraEverywhere ? grid.cells : 0) != FUSEC_SUCCESS)
+    return false;
+  std::vector<double> expected = teamReference(grid, nlev, theta), expectedExtra(theta.size());
+  for (size_t i = 0; i < theta.size(); ++i)
+    expectedExtra[i] = extraEverywhere ? theta[i] * theta[i] : 0.0;
+  fusec_field_check check;
+  return fusec_check_field("result", FUSEC_F64, FUSEC_CELL, grid.cells, grid.cells, 0, nlev,
+                           result.data(), expected.data(), nullptr, &check) == 0 &&
+         fusec_check_field("extra", FUSEC_F64, FUSEC_CELL, grid.cells, grid.cells, 0, nlev,
+                           extra.data(), expectedExtra.data(), nullptr, &check) == 0;
+}
+
+/// The exchange callback of team_sum: counts its calls and those on the thread in `user_data`.
+struct ExchangeCalls {
+  std::thread::id caller;
+  int calls = 0, onCaller = 0;
+};
+
+int countExchange(const char * /*program*/, const fusec_exchange_field * /*fields*/,
+                  int32_t /*num_fields*/, void * /*stream*/, void *user_data) {
+  auto *calls = static_cast<ExchangeCalls *>(user_data);
+  ++calls->calls;
+  if (std::this_thread::get_id() == calls->caller)
+    ++calls->onCaller;
+  return 0;
 }
 
 int team(int count) {
@@ -254,22 +291,19 @@ int team(int count) {
   expect(team_sum_create(grid.mesh, nlev, nullptr, &handle) == FUSEC_SUCCESS, "create team_sum");
   if (failures)
     return 1;
+  ExchangeCalls exchanges{std::this_thread::get_id()};
+  team_sum_set_exchange_callback(handle, countExchange, &exchanges);
   // The program's parallel region takes its team size from here.
   omp_set_num_threads(count);
-  for (uint64_t round = 0; round < 3; ++round) {
-    std::vector<double> theta(static_cast<size_t>(grid.cells) * nlev);
-    std::vector<double> result(theta.size(), 0.0);
-    fusec_random_field(round, "theta", -1.0, 1.0, FUSEC_F64, grid.cells, grid.cells, 0, nlev,
-                       theta.data());
-    int status = team_sum_run(handle, theta.data(), result.data(), 0, grid.cells);
-    std::vector<double> expected = teamReference(grid, nlev, theta);
-    fusec_field_check check;
-    expect(status == FUSEC_SUCCESS &&
-               fusec_check_field("result", FUSEC_F64, FUSEC_CELL, grid.cells, grid.cells, 0, nlev,
-                                 result.data(), expected.data(), nullptr, &check) == 0,
+  for (uint64_t round = 0; round < 4; ++round) {
+    bool extraEverywhere = round % 2 == 0;
+    expect(runTeam(handle, grid, nlev, round, extraEverywhere),
            "round " + std::to_string(round) + " with a team of " + std::to_string(count) +
-               " threads");
+               " threads, extra " + (extraEverywhere ? "on every cell" : "on no cell"));
   }
+  expect(exchanges.calls == 4 && exchanges.onCaller == 4,
+         "one exchange per run, on the calling thread (" + std::to_string(exchanges.calls) +
+             " calls, " + std::to_string(exchanges.onCaller) + " on it)");
   team_sum_destroy(handle);
   fusec_grid_destroy(grid.grid);
   return failures ? 1 : 0;

@@ -157,6 +157,7 @@ static inline const char *fusec_status_message(int status) {
 #include <cstring>
 #include <new>
 #include <string>
+#include <type_traits>
 #include <vector>
 #if defined(__linux__)
 #include <sys/mman.h>
@@ -538,14 +539,30 @@ struct ExchangeHandler {
 #define FUSEC_OPENMP_TEAM 1
 #endif
 
+namespace detail {
+/* Where the master thread of a team leaves the result of on_one_thread for the others. */
+struct TeamScratch {
+  alignas(16) unsigned char bytes[64];
+};
+/* The scratch of the team this thread runs a program body in; null outside run_on_team. */
+inline TeamScratch *&current_team_scratch() {
+  static thread_local TeamScratch *scratch = nullptr;
+  return scratch;
+}
+} // namespace detail
+
 template <class Body> int run_on_team(Body &&body) {
   int status = FUSEC_SUCCESS;
+  detail::TeamScratch scratch;
 #ifdef FUSEC_OPENMP_TEAM
 #pragma omp parallel
 #endif
   {
+    detail::TeamScratch *outer = detail::current_team_scratch();
+    detail::current_team_scratch() = &scratch;
     // Every thread takes the same path through the body, so every thread's status is the same.
     const int thread_status = body();
+    detail::current_team_scratch() = outer;
 #ifdef FUSEC_OPENMP_TEAM
 #pragma omp master
 #endif
@@ -554,15 +571,31 @@ template <class Body> int run_on_team(Body &&body) {
   return status;
 }
 
-/* Host work that must happen once (a user callback, a stn.image with its cache): one thread of
- * the team runs `work` while the others wait, then every thread gets its result. */
+/* Host work that must happen once (a user callback, a stn.image with its cache): the team's
+ * master, the thread that called P_run (MPI_THREAD_FUNNELED allows only it to communicate),
+ * runs `work` while the others wait, then every thread gets its result. */
 template <class Work> auto on_one_thread(Work &&work) -> decltype(work()) {
-  decltype(work()) result{};
+  using Result = decltype(work());
+  static_assert(std::is_trivially_copyable<Result>::value &&
+                    sizeof(Result) <= sizeof(detail::TeamScratch),
+                "on_one_thread hands small plain values to the team");
+  detail::TeamScratch *scratch = detail::current_team_scratch();
 #ifdef FUSEC_OPENMP_TEAM
-#pragma omp single copyprivate(result)
+  if (scratch != nullptr && omp_get_num_threads() > 1) {
+    if (omp_get_thread_num() == 0) {
+      const Result result = work();
+      std::memcpy(scratch->bytes, &result, sizeof result);
+    }
+#pragma omp barrier
+    Result result;
+    std::memcpy(&result, scratch->bytes, sizeof result);
+    // No thread may write the scratch again before every thread has read it.
+#pragma omp barrier
+    return result;
+  }
 #endif
-  result = work();
-  return result;
+  (void)scratch;
+  return work();
 }
 
 /* Waits for every thread of the team (a no-op outside a parallel region). */
