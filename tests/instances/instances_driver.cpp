@@ -45,6 +45,26 @@ Grid openGrid(const char *name) {
           fusec_grid_num_points(grid, FUSEC_EDGE)};
 }
 
+/// Per level and cell, the sum over the cell's 3 neighbours in `table` (missing ones skipped)
+/// of term(cell, slot, neighbour, level), in slot order.
+template <class Term>
+std::vector<double> sumOverNeighbours(const Grid &grid, int32_t nlev, const char *table,
+                                      Term term) {
+  const fusec_connectivity *neighbours = fusec_mesh_find(grid.mesh, table);
+  std::vector<double> result(static_cast<size_t>(grid.cells) * nlev, 0.0);
+  for (int32_t k = 0; k < nlev; ++k)
+    for (int32_t c = 0; c < grid.cells; ++c) {
+      double sum = 0.0;
+      for (int32_t j = 0; j < 3; ++j) {
+        int32_t n = neighbours->table[c + static_cast<int64_t>(j) * neighbours->ld];
+        if (n >= 0)
+          sum += term(c, j, n, k);
+      }
+      result[c + static_cast<size_t>(k) * grid.cells] = sum;
+    }
+  return result;
+}
+
 /// The fields of one call on one grid, with inputs drawn from `seed`.
 struct Fields {
   std::vector<double> z_nabla2_e, geofac_div, z_temp;
@@ -61,20 +81,10 @@ struct Fields {
 
   /// z_temp as the program defines it: the sum over C2E of geofac_div * z_nabla2_e.
   std::vector<double> reference(const Grid &grid, int32_t nlev) const {
-    const fusec_connectivity *c2e = fusec_mesh_find(grid.mesh, "C2E");
-    std::vector<double> result(z_temp.size(), 0.0);
-    for (int32_t k = 0; k < nlev; ++k)
-      for (int32_t c = 0; c < grid.cells; ++c) {
-        double sum = 0.0;
-        for (int32_t j = 0; j < 3; ++j) {
-          int32_t e = c2e->table[c + static_cast<int64_t>(j) * c2e->ld];
-          if (e >= 0)
-            sum += z_nabla2_e[e + static_cast<size_t>(k) * grid.edges] *
-                   geofac_div[c + static_cast<size_t>(j) * grid.cells];
-        }
-        result[c + static_cast<size_t>(k) * grid.cells] = sum;
-      }
-    return result;
+    return sumOverNeighbours(grid, nlev, "C2E", [&](int32_t c, int32_t j, int32_t e, int32_t k) {
+      return z_nabla2_e[e + static_cast<size_t>(k) * grid.edges] *
+             geofac_div[c + static_cast<size_t>(j) * grid.cells];
+    });
   }
 };
 
@@ -231,21 +241,10 @@ int threads(int count) {
 
 /// result = the sum over C2E2C of 2 theta + theta at the neighbours, as team_sum defines it.
 std::vector<double> teamReference(const Grid &grid, int32_t nlev, const std::vector<double> &theta) {
-  const fusec_connectivity *c2e2c = fusec_mesh_find(grid.mesh, "C2E2C");
-  std::vector<double> result(theta.size(), 0.0);
-  for (int32_t k = 0; k < nlev; ++k)
-    for (int32_t c = 0; c < grid.cells; ++c) {
-      double sum = 0.0;
-      for (int32_t j = 0; j < 3; ++j) {
-        int32_t n = c2e2c->table[c + static_cast<int64_t>(j) * c2e2c->ld];
-        if (n < 0)
-          continue;
-        double value = theta[n + static_cast<size_t>(k) * grid.cells];
-        sum += 2.0 * value + value;
-      }
-      result[c + static_cast<size_t>(k) * grid.cells] = sum;
-    }
-  return result;
+  return sumOverNeighbours(grid, nlev, "C2E2C", [&](int32_t, int32_t, int32_t n, int32_t k) {
+    double value = theta[n + static_cast<size_t>(k) * grid.cells];
+    return 2.0 * value + value;
+  });
 }
 
 /// Runs team_sum with `extra` computed on all cells or on none (its launch then only waits at
