@@ -3,11 +3,10 @@
 // A program run is one OpenMP parallel region: every thread of the team runs
 // the program body (fusec::run_on_team), host work that must happen once (the
 // exchange callback, stn.image) runs on the team's master, the caller's thread
-// (fusec::on_one_thread), and
-// each kernel shares its work items among the team with an orphaned `omp for`
-// whose barrier a kernel marked `nowait` (stn-elide-barriers) leaves out. A
-// launch on an empty domain skips its kernel but not that barrier: kernels
-// before it may still be running.
+// (fusec::on_one_thread), and each kernel shares its work items among the team
+// with an orphaned `omp for` whose barrier a kernel marked `nowait`
+// (stn-elide-barriers) leaves out. A launch on an empty domain skips its
+// kernel but not that barrier: kernels before it may still be running.
 //
 // Work items (docs/dialect.md, loop form): the team shares (level tile, block
 // of kHorizontalBlock points) pairs (`omp for collapse(2)`); a tile holds
@@ -57,7 +56,7 @@ public:
   std::string streamFromArgument(StringRef argument) const override { return argument.str(); }
   std::vector<std::string>
   emptyDomainStatements(const codegen::KernelPlan &plan) const override {
-    if (stn::KernelOp(plan.op).getNowait())
+    if (nowait(plan))
       return {"return FUSEC_SUCCESS;"};
     return {"fusec::team_barrier();", "return FUSEC_SUCCESS;"};
   }
@@ -98,9 +97,13 @@ private:
     return "const int32_t " + name.str() + " = " + value.str() + ";\n";
   }
 
+  static bool nowait(const codegen::KernelPlan &plan) {
+    return stn::KernelOp(plan.op).getNowait();
+  }
+
   /// The worksharing construct of a kernel: its barrier unless `nowait`.
   static std::string workshare(const codegen::KernelPlan &plan, StringRef construct) {
-    return "#pragma omp " + construct.str() + (stn::KernelOp(plan.op).getNowait() ? " nowait" : "") + "\n";
+    return "#pragma omp " + construct.str() + (nowait(plan) ? " nowait" : "") + "\n";
   }
 
   /// ICON's loop nest: blocks (OpenMP) -> chunks of at most kHorizontalBlock

@@ -19,6 +19,15 @@ ConnectivityOp lookupConnectivity(Operation *from, FlatSymbolRefAttr name) {
   return SymbolTable::lookupNearestSymbolFrom<ConnectivityOp>(from, name);
 }
 
+StringRef fieldName(Value field) {
+  if (auto arg = dyn_cast<BlockArgument>(field))
+    if (auto program = dyn_cast<ProgramOp>(arg.getOwner()->getParentOp()))
+      return program.getArgName(arg.getArgNumber());
+  if (auto alloc = field.getDefiningOp<AllocOp>())
+    return alloc.getName().value_or("");
+  return {};
+}
+
 bool mayBeMissing(Value point) {
   if (auto arg = dyn_cast<BlockArgument>(point)) {
     Operation *owner = arg.getOwner()->getParentOp();

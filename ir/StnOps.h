@@ -39,6 +39,10 @@ ConnectivityOp lookupConnectivity(mlir::Operation *from, mlir::FlatSymbolRefAttr
 /// may be missing, may be; anything else is assumed to be.
 bool mayBeMissing(mlir::Value point);
 
+/// The name the stencil author knows a field buffer by: its program
+/// parameter's `stn.name` or its `var`'s name; empty when it has neither.
+llvm::StringRef fieldName(mlir::Value field);
+
 } // namespace fusec::stn
 
 #endif // FUSEC_IR_STNOPS_H

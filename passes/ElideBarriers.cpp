@@ -17,6 +17,8 @@
 #include "mlir/Interfaces/SideEffectInterfaces.h"
 #include "llvm/ADT/SetVector.h"
 
+#include <optional>
+
 namespace fusec {
 #define GEN_PASS_DEF_ELIDEBARRIERS
 #include "passes/Passes.h.inc"
@@ -48,21 +50,19 @@ struct FieldAccesses {
     }
   }
 
-  /// The first field through which `later` depends on these accesses, or
-  /// null when it does not (`conflict` is then false).
-  Value dependence(const FieldAccesses &later, bool &conflict) const {
-    conflict = unknown || later.unknown;
+  /// Whether `later` may depend on these accesses: the first field through
+  /// which it does, or null when an effect names no field; nothing when it
+  /// is independent of them.
+  std::optional<Value> dependence(const FieldAccesses &later) const {
     for (Value field : writes)
-      if (later.reads.contains(field) || later.writes.contains(field)) {
-        conflict = true;
+      if (later.reads.contains(field) || later.writes.contains(field))
         return field;
-      }
     for (Value field : later.writes)
-      if (reads.contains(field)) {
-        conflict = true;
+      if (reads.contains(field))
         return field;
-      }
-    return Value();
+    if (unknown || later.unknown)
+      return Value();
+    return std::nullopt;
   }
 };
 
@@ -79,19 +79,6 @@ KernelOp nextKernel(Operation *op) {
   return KernelOp();
 }
 
-/// A field's name for remarks: its stn.name or the buffer's name.
-std::string fieldName(Value field) {
-  if (auto arg = dyn_cast<BlockArgument>(field))
-    if (auto name = dyn_cast_or_null<StringAttr>(
-            cast<ProgramOp>(arg.getOwner()->getParentOp()).getArgAttr(arg.getArgNumber(),
-                                                                      "stn.name")))
-      return name.str();
-  if (auto alloc = field.getDefiningOp<AllocOp>())
-    if (std::optional<StringRef> name = alloc.getName())
-      return name->str();
-  return "a field";
-}
-
 struct ElideBarriersPass : public fusec::impl::ElideBarriersBase<ElideBarriersPass> {
   void runOnOperation() override {
     ModuleOp module = getOperation();
@@ -102,26 +89,28 @@ struct ElideBarriersPass : public fusec::impl::ElideBarriersBase<ElideBarriersPa
       for (KernelOp kernel : block->getOps<KernelOp>()) {
         inFlight.add(kernel);
         KernelOp next = nextKernel(kernel);
-        bool conflict = true;
-        Value through;
+        std::optional<Value> through;
         if (next) {
           FieldAccesses nextAccesses;
           nextAccesses.add(next);
-          through = inFlight.dependence(nextAccesses, conflict);
+          through = inFlight.dependence(nextAccesses);
         }
+        bool barrier = !next || through;
         if (auto diag = remark("stn-elide-barriers", kernel)) {
           *diag << "kernel '" << kernel.getName() << "': ";
-          if (!next)
+          if (!next) {
             *diag << "barrier kept (no kernel follows it directly)";
-          else if (conflict)
+          } else if (barrier) {
+            StringRef field = *through ? fieldName(*through) : StringRef();
             *diag << "barrier kept ('" << next.getName() << "' "
-                  << (through ? "accesses " + fieldName(through) : std::string("may access it"))
+                  << (field.empty() ? std::string("may access it") : "accesses " + field.str())
                   << ")";
-          else
+          } else {
             *diag << "no barrier ('" << next.getName() << "' is independent of it)";
+          }
         }
-        kernel.setNowait(!conflict);
-        if (conflict) {
+        kernel.setNowait(!barrier);
+        if (barrier) {
           inFlight = FieldAccesses();
           continue;
         }

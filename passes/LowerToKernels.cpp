@@ -222,7 +222,8 @@ private:
     OpBuilder builder(store);
     Domain domain = getDomain(store);
     FieldShape shape = FieldShape::of(store.getField().getType());
-    std::string name = "copy_to_" + fieldName(store.getField());
+    StringRef field = fieldName(store.getField());
+    std::string name = "copy_to_" + (field.empty() ? std::string("field") : field.str());
     auto kernel = builder.create<KernelOp>(
         store.getLoc(), builder.getStringAttr(name),
         shape.location ? GridLocationAttr::get(builder.getContext(), *shape.location)
@@ -243,16 +244,6 @@ private:
     inside.create<WriteOp>(store.getLoc(), value, store.getField(), point, Value());
     inside.create<YieldOp>(store.getLoc());
     store.erase();
-  }
-
-  std::string fieldName(Value field) {
-    if (auto arg = dyn_cast<BlockArgument>(field))
-      if (StringRef name = program.getArgName(arg.getArgNumber()); !name.empty())
-        return name.str();
-    if (auto alloc = field.getDefiningOp<AllocOp>())
-      if (auto name = alloc.getName())
-        return name->str();
-    return "field";
   }
 
   ProgramOp program;

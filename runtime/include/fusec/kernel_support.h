@@ -539,6 +539,23 @@ struct ExchangeHandler {
 #define FUSEC_OPENMP_TEAM 1
 #endif
 
+/* Waits for every thread of the team (a no-op outside a parallel region). */
+inline void team_barrier() {
+#ifdef FUSEC_OPENMP_TEAM
+#pragma omp barrier
+#endif
+}
+
+/* Whether this is the team's master, the thread that called P_run: it keeps the run's timers
+ * and does on_one_thread's work. */
+inline bool is_team_master() {
+#ifdef FUSEC_OPENMP_TEAM
+  return omp_get_thread_num() == 0;
+#else
+  return true;
+#endif
+}
+
 namespace detail {
 /* Where the master thread of a team leaves the result of on_one_thread for the others. */
 struct TeamScratch {
@@ -582,36 +599,20 @@ template <class Work> auto on_one_thread(Work &&work) -> decltype(work()) {
   detail::TeamScratch *scratch = detail::current_team_scratch();
 #ifdef FUSEC_OPENMP_TEAM
   if (scratch != nullptr && omp_get_num_threads() > 1) {
-    if (omp_get_thread_num() == 0) {
+    if (is_team_master()) {
       const Result result = work();
       std::memcpy(scratch->bytes, &result, sizeof result);
     }
-#pragma omp barrier
+    team_barrier();
     Result result;
     std::memcpy(&result, scratch->bytes, sizeof result);
     // No thread may write the scratch again before every thread has read it.
-#pragma omp barrier
+    team_barrier();
     return result;
   }
 #endif
   (void)scratch;
   return work();
-}
-
-/* Waits for every thread of the team (a no-op outside a parallel region). */
-inline void team_barrier() {
-#ifdef FUSEC_OPENMP_TEAM
-#pragma omp barrier
-#endif
-}
-
-/* Whether this is the thread that keeps a run's timers: the team's master. */
-inline bool is_team_master() {
-#ifdef FUSEC_OPENMP_TEAM
-  return omp_get_thread_num() == 0;
-#else
-  return true;
-#endif
 }
 
 #ifdef FUSEC_CUDA
