@@ -10,7 +10,7 @@ against the first pipeline, and time over the memory-bandwidth limit (the copy k
 in the same run), and writes the table as Markdown and every round as JSON.
 
     scripts/bench_rounds.py --grid r2b5 --nlev 80 --threads 1,2 --rounds 3 \\
-        --inputs random,realistic --pipelines none,fuse-all --out build/bench-rounds
+        --inputs random,realistic --pipelines none,fuse-all --layout blocked:16 --out build/bench-rounds
 """
 
 import argparse
@@ -36,7 +36,8 @@ DIFFUSION_PROGRAMS = [
 def run_once(args, threads, inputs, json_path):
     command = [args.fusec_bench, "run", args.source, "--grid", args.grid, "--nlev", str(args.nlev),
                "--inputs", inputs, "--pipelines", args.pipelines, "--programs", args.programs,
-               "--repeat", str(args.repeat), "--backend", args.backend, "--json", json_path]
+               "--repeat", str(args.repeat), "--backend", args.backend, "--layout", args.layout,
+               "--json", json_path]
     env = dict(os.environ, OMP_NUM_THREADS=str(threads))
     result = subprocess.run(command, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
                             env=env)
@@ -62,8 +63,11 @@ def add_program_arguments(parser, bench=True):
 
 
 def add_run_arguments(parser, threads="1,2"):
-    """Where and how often: backend, grid, levels, thread counts, input modes, rounds, runs."""
+    """Where and how often: backend, layout, grid, levels, thread counts, input modes, rounds,
+    runs."""
     parser.add_argument("--backend", default="cpp")
+    parser.add_argument("--layout", default="flat",
+                        help="flat or blocked:NPROMA (ICON's CPU layout; fusec-bench --layout)")
     parser.add_argument("--grid", default="r2b5")
     parser.add_argument("--nlev", type=int, default=80)
     parser.add_argument("--threads", default=threads)
@@ -102,6 +106,7 @@ def main():
 
     variants = args.pipelines.split(",")
     lines = [f"`{args.source}` on {args.grid} with {args.nlev} levels, backend {args.backend}, "
+             f"layout {args.layout}, "
              f"{args.rounds} interleaved rounds of {args.repeat} timed runs; median of the "
              f"rounds' medians (spread: min–max of the rounds' medians); speed-up against "
              f"`{variants[0]}`; time/limit against the copy kernel of the same runs", ""]

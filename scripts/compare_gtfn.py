@@ -380,7 +380,7 @@ def fusec_round(args, directory, threads, json_file):
     command = [args.fusec_bench, "run", args.stn, "--programs", ",".join(args.programs),
                "--grid", args.grid, "--nlev", str(args.nlev), "--inputs", directory,
                "--pipelines", ",".join(args.variants), "--repeat", str(args.repeat),
-               "--json", json_file, *args.bench_args]
+               "--layout", args.layout, "--json", json_file, *args.bench_args]
     for attempt in range(3):
         try:
             result = subprocess.run(command, env=env, stdout=subprocess.PIPE, text=True)
@@ -433,6 +433,9 @@ def markdown(results, meta):
              f"medians]; rounds per thread count: {meta['rounds']}. Host: {meta['host']}. "
              f"{meta['note']}",
              "",
+             f"fusec's fields in the {meta.get('layout', 'flat')} layout; gtfn_cpu's in its own "
+             "(horizontal index contiguous).",
+             "",
              f"gtfn_cpu: {meta['versions']['icon4py_atmosphere_diffusion']} "
              f"(icon4py-atmosphere-diffusion), gt4py {meta['versions']['gt4py']}; OpenMP runtime "
              f"loaded by gtfn_cpu's modules: {meta['versions']['openmp_runtime_loaded']}.",
@@ -483,6 +486,9 @@ def main(argv=None):
     parser.add_argument("--repeat", type=int, default=7, help="timed runs per variant and round")
     parser.add_argument("--programs", default=",".join(PROGRAMS))
     parser.add_argument("--variants", default="none,fuse-all", help="fusec pipelines")
+    parser.add_argument("--layout", default="flat",
+                        help="fusec's field layout: flat or blocked:NPROMA (ICON's CPU layout); "
+                        "gtfn_cpu keeps its own")
     parser.add_argument("--rtol", type=float, default=RTOL)
     parser.add_argument("--atol", type=float, default=ATOL)
     parser.add_argument("--out", default=os.path.join(ROOT, "build", "compare-gtfn"))
@@ -574,7 +580,7 @@ def main(argv=None):
         results[mode] = per_mode
 
     meta = {"date": datetime.datetime.now(datetime.timezone.utc).strftime("%Y-%m-%d %H:%M UTC"),
-            "grid": args.grid, "nlev": args.nlev, "repeat": args.repeat,
+            "grid": args.grid, "nlev": args.nlev, "repeat": args.repeat, "layout": args.layout,
             "rounds": ", ".join(f"{n} at {t} thread(s)" for t, n in rounds.items()),
             "rtol": args.rtol, "atol": args.atol, "host": f"{platform.node()}, "
             f"{os.cpu_count()} CPUs, {platform.processor() or platform.machine()}",
