@@ -43,7 +43,8 @@ public:
           "#include <algorithm>\n#include <math.h>\n#include <stdint.h>\n\n";
     if (hasKernels)
       os << "// Points per OpenMP work item: the extent of the vectorised innermost loop.\n"
-            "constexpr int32_t kHorizontalBlock = 128;\n";
+            "constexpr int32_t kHorizontalBlock = "
+         << stn::StnDialect::kCppPointsPerWorkItem << ";\n";
   }
 
   std::string bufferType(StringRef elementType) const override {

@@ -263,6 +263,24 @@ LogicalResult KernelBodyEmitter::emitOp(Operation *op, raw_ostream &os) {
         return success();
       })
       .Case([&](WriteOp write) { return emitWrite(write, os); })
+      .Case([&](RowOp row) {
+        // A work item's own array: in registers or the stack's cache lines.
+        std::string name = scope.names.unique("row");
+        os << *cScalarType(row.getType().getElementType()) << " " << name << "["
+           << row.getType().getSize() << "];\n";
+        scope.values[row.getRow()] = name;
+        return success();
+      })
+      .Case([&](RowLoadOp load) {
+        declare(load.getResult(), "carried",
+                expr(load.getRow()) + "[" + expr(load.getIndex()) + "]", os);
+        return success();
+      })
+      .Case([&](RowStoreOp store) {
+        os << expr(store.getRow()) << "[" << expr(store.getIndex()) << "] = "
+           << expr(store.getValue()) << ";\n";
+        return success();
+      })
       .Case([&](IndexOp index) {
         // A point is its index, -1 when missing.
         scope.values[index.getResult()] = expr(index.getPoint());

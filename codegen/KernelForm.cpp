@@ -28,7 +28,7 @@ static bool allowedInProgram(Operation *op) {
 
 static bool allowedInKernel(Operation *op) {
   return isa<LoadOp, NeighborOp, ReduceOp, IndexOp, LevelOp, ValidOp, YieldOp, WriteOp, PointAtOp,
-             scf::IfOp, scf::ForOp, scf::YieldOp>(op) ||
+             RowOp, RowLoadOp, RowStoreOp, scf::IfOp, scf::ForOp, scf::YieldOp>(op) ||
          isArithOrMath(op);
 }
 
@@ -255,8 +255,8 @@ bool isDead(Operation *op) {
   if (op->hasTrait<OpTrait::IsTerminator>())
     return false;
   WalkResult effects = op->walk([](Operation *inner) {
-    return isa<WriteOp, KernelOp, ExchangeOp>(inner) ? WalkResult::interrupt()
-                                                     : WalkResult::advance();
+    return isa<WriteOp, RowStoreOp, KernelOp, ExchangeOp>(inner) ? WalkResult::interrupt()
+                                                                 : WalkResult::advance();
   });
   if (effects.wasInterrupted())
     return false;

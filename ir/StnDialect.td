@@ -33,6 +33,11 @@ def Stn_Dialect : Dialect {
     /// On an `scf.for` of a kernel in loop form: its iterations are
     /// independent and the emitter vectorises it (`omp simd`).
     static constexpr ::llvm::StringLiteral kSimdAttr = "stn.simd";
+    /// Points per work item of a C++ kernel without an `hblock` attribute.
+    static constexpr int64_t kCppPointsPerWorkItem = 128;
+    /// A `kblock` of all the levels of ICON's grids (the largest a
+    /// configuration may give): one work item walks every level of its points.
+    static constexpr int64_t kAllLevels = 1024;
   }];
   let dependentDialects = ["::mlir::arith::ArithDialect",
                            "::mlir::math::MathDialect",

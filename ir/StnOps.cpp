@@ -19,6 +19,12 @@ ConnectivityOp lookupConnectivity(Operation *from, FlatSymbolRefAttr name) {
   return SymbolTable::lookupNearestSymbolFrom<ConnectivityOp>(from, name);
 }
 
+int64_t cppPointsPerWorkItem(KernelOp kernel) {
+  if (auto hblock = kernel->getAttrOfType<IntegerAttr>("hblock"))
+    return hblock.getInt();
+  return StnDialect::kCppPointsPerWorkItem;
+}
+
 StringRef fieldName(Value field) {
   if (auto arg = dyn_cast<BlockArgument>(field))
     if (auto program = dyn_cast<ProgramOp>(arg.getOwner()->getParentOp()))

@@ -23,6 +23,11 @@ struct FieldResource : public mlir::SideEffects::Resource::Base<FieldResource> {
   llvm::StringRef getName() final { return "stn.field"; }
 };
 
+/// A work item's scratch rows (`!stn.row`).
+struct RowResource : public mlir::SideEffects::Resource::Base<RowResource> {
+  llvm::StringRef getName() final { return "stn.row"; }
+};
+
 } // namespace fusec::stn
 
 #define GET_OP_CLASSES
@@ -42,6 +47,10 @@ bool mayBeMissing(mlir::Value point);
 /// The name the stencil author knows a field buffer by: its program
 /// parameter's `stn.name` or its `var`'s name; empty when it has neither.
 llvm::StringRef fieldName(mlir::Value field);
+
+/// The most points one work item of `kernel` has on CPUs: its `hblock`
+/// attribute, else StnDialect::kCppPointsPerWorkItem.
+int64_t cppPointsPerWorkItem(KernelOp kernel);
 
 } // namespace fusec::stn
 

@@ -16,6 +16,8 @@ include "mlir/Interfaces/ControlFlowInterfaces.td"
 /// them read it, stores, kernel writes and exchanges write it. Temporaries
 /// (`!stn.temp`) are values and have no effects.
 def Stn_FieldResource : Resource<"::fusec::stn::FieldResource">;
+/// Rows (`!stn.row`) are a work item's own scratch memory.
+def Stn_RowResource : Resource<"::fusec::stn::RowResource">;
 
 //===----------------------------------------------------------------------===//
 // Module-level declarations
@@ -460,6 +462,45 @@ def Stn_WriteOp : Stn_Op<"write", [AttrSizedOperandSegments]> {
   let assemblyFormat =
       "$value `to` $field (`at` $point^ `:` type($point))? (`level` $level^)? attr-dict `:` type($value) `,` type($field)";
   let hasVerifier = 1;
+}
+
+//===----------------------------------------------------------------------===//
+// Rows: per-point scratch of a work item (loop form, CPU)
+//===----------------------------------------------------------------------===//
+
+def Stn_RowOp : Stn_Op<"row", [MemoryEffects<[MemAlloc<Stn_RowResource>]>]> {
+  let summary = "a work item's scratch row, one value per point of its point loop";
+  let description = [{
+    Made once per work item, outside its loops. Element `i` belongs to the
+    `i`-th point of the point loop (`%h - %h_begin`); its value before the
+    first `stn.row_store` is undefined.
+
+    ```mlir
+    %row = stn.row : !stn.row<128 x f64>
+    ```
+  }];
+  let results = (outs Stn_RowType:$row);
+  let assemblyFormat = "attr-dict `:` type($row)";
+}
+
+def Stn_RowLoadOp : Stn_Op<"row_load", [
+    TypesMatchWith<"the result is the row's element type", "row", "result",
+                   "::llvm::cast<RowType>($_self).getElementType()">]> {
+  let summary = "reads one element of a scratch row";
+  let arguments = (ins Arg<Stn_RowType, "the row read", [MemRead<Stn_RowResource>]>:$row,
+                       Index:$index);
+  let results = (outs AnyType:$result);
+  let assemblyFormat = "$row `[` $index `]` attr-dict `:` type($row)";
+}
+
+def Stn_RowStoreOp : Stn_Op<"row_store", [
+    TypesMatchWith<"the value is the row's element type", "row", "value",
+                   "::llvm::cast<RowType>($_self).getElementType()">]> {
+  let summary = "writes one element of a scratch row";
+  let arguments = (ins AnyType:$value,
+                       Arg<Stn_RowType, "the row written", [MemWrite<Stn_RowResource>]>:$row,
+                       Index:$index);
+  let assemblyFormat = "$value `,` $row `[` $index `]` attr-dict `:` type($row)";
 }
 
 #endif // FUSEC_IR_STNOPS_TD

@@ -63,6 +63,17 @@ def Stn_PointType : Stn_Type<"Point", "point"> {
   let assemblyFormat = "`<` $location `>`";
 }
 
+def Stn_RowType : Stn_Type<"Row", "row"> {
+  let summary = "scratch values, one per point of a work item's point loop (loop form)";
+  let description = [{
+    `!stn.row<128 x f64>` holds one `f64` per point of a CPU work item (at
+    most `size` points). `stn-carry-levels` keeps in it what one level of the
+    points computed for the next level. Private to the work item.
+  }];
+  let parameters = (ins "int64_t":$size, "mlir::Type":$elementType);
+  let assemblyFormat = "`<` $size `x` $elementType `>`";
+}
+
 def Stn_FieldLike : AnyTypeOf<[Stn_FieldType, Stn_TempType]>;
 
 #endif // FUSEC_IR_STNTYPES_TD

@@ -8,6 +8,10 @@
 // on, A's result is B's result of the previous iteration, an `iter_args`
 // value, and what only A needed is not computed any more.
 //
+// On CPUs the level loop holds the loop over the work item's points, so a
+// carried value is one per point: it goes through a scratch row
+// (`stn.row`), stored at one level and loaded at the next.
+//
 //===----------------------------------------------------------------------===//
 
 #include "passes/Passes.h"
@@ -46,8 +50,10 @@ Value levelOperand(Operation *op) {
 /// memoisation.
 class ShiftMatcher {
 public:
-  ShiftMatcher(Block &body, Value level, const llvm::DenseSet<Value> &levelDependent)
-      : body(body), level(level), levelDependent(levelDependent) {}
+  /// Compares ops of `scope`: the loop body and, for a point loop, the body
+  /// of the level loop around it.
+  ShiftMatcher(ArrayRef<Block *> scope, Value level, const llvm::DenseSet<Value> &levelDependent)
+      : scope(scope), level(level), levelDependent(levelDependent) {}
 
   bool isOneLevelBelow(Operation *below, Operation *source) {
     auto key = std::make_pair(below, source);
@@ -70,8 +76,8 @@ private:
     auto belowResult = dyn_cast<OpResult>(below), sourceResult = dyn_cast<OpResult>(source);
     if (!belowResult || !sourceResult ||
         belowResult.getResultNumber() != sourceResult.getResultNumber() ||
-        belowResult.getOwner()->getBlock() != &body ||
-        sourceResult.getOwner()->getBlock() != &body)
+        !llvm::is_contained(scope, belowResult.getOwner()->getBlock()) ||
+        !llvm::is_contained(scope, sourceResult.getOwner()->getBlock()))
       return false;
     return isOneLevelBelow(belowResult.getOwner(), sourceResult.getOwner());
   }
@@ -134,21 +140,33 @@ private:
     return true;
   }
 
-  Block &body;
+  ArrayRef<Block *> scope;
   Value level;
   const llvm::DenseSet<Value> &levelDependent;
   /// Keyed by op pairs but only looked up, never iterated.
   std::map<std::pair<Operation *, Operation *>, bool> memo;
 };
 
-/// A value an `iter_args` argument can hold: one used float or integer.
+/// A value a carry can hold: one used float or integer. (A kernel reads a
+/// field it writes only at the point and level it writes, so nothing it
+/// writes is read one level down.)
 bool carriable(Operation *op) {
   return op->getNumResults() == 1 && !op->use_empty() &&
          (isa<FloatType>(op->getResult(0).getType()) ||
           op->getResult(0).getType().isSignlessInteger());
 }
 
-/// The carries of one level loop: `carriedFrom[A]` indexes `sources`, and
+/// Whether `op` or an op nested in it uses one of `values`.
+bool dependsOn(Operation &op, const llvm::DenseSet<Value> &values) {
+  return op.walk([&](Operation *inner) {
+             return llvm::any_of(inner->getOperands(),
+                                 [&](Value operand) { return values.contains(operand); })
+                        ? WalkResult::interrupt()
+                        : WalkResult::advance();
+           }).wasInterrupted();
+}
+
+/// The carries of one loop body: `carriedFrom[A]` indexes `sources`, and
 /// `steadyLive` holds the body ops the levels after the first still compute.
 struct Carries {
   llvm::DenseMap<Operation *, unsigned> carriedFrom;
@@ -156,30 +174,29 @@ struct Carries {
   llvm::DenseSet<Operation *> steadyLive;
 };
 
-Carries analyze(scf::ForOp loop) {
+/// Finds the carries among the ops of `body` (a level loop's body, or the
+/// point loop inside one), where `level` is the level loop's induction
+/// variable and `levelDependent` the values outside `body` that change with
+/// it.
+Carries analyze(Block &body, Value level, ArrayRef<Block *> scope,
+                llvm::DenseSet<Value> levelDependent) {
   Carries carries;
-  Block &body = *loop.getBody();
-  Value level = loop.getInductionVar();
-  llvm::DenseSet<Value> levelDependent{level};
+  levelDependent.insert(level);
   SmallVector<Operation *> perLevel;
   for (Operation &op : body.without_terminator()) {
-    bool dependent = false;
-    op.walk([&](Operation *inner) {
-      for (Value operand : inner->getOperands())
-        dependent |= levelDependent.contains(operand);
-    });
-    if (!dependent)
+    if (!dependsOn(op, levelDependent))
       continue;
     levelDependent.insert(op.getResults().begin(), op.getResults().end());
     perLevel.push_back(&op);
   }
-  ShiftMatcher matcher(body, level, levelDependent);
+  ShiftMatcher matcher(scope, level, levelDependent);
   llvm::DenseMap<Operation *, Operation *> sourceOf;
   for (Operation *below : perLevel) {
     if (!carriable(below))
       continue;
     for (Operation *source : perLevel)
-      if (source != below && carriable(source) && matcher.isOneLevelBelow(below, source)) {
+      if (source != below && carriable(source) &&
+          matcher.isOneLevelBelow(below, source)) {
         sourceOf[below] = source;
         break;
       }
@@ -187,8 +204,8 @@ Carries analyze(scf::ForOp loop) {
   if (sourceOf.empty())
     return carries;
 
-  // What the steady levels compute: everything writes need, where a carried
-  // op needs only its source (from the previous level).
+  // What the steady levels compute: everything writes (and nested loops)
+  // need, where a carried op needs only its source (from the previous level).
   SmallVector<Operation *> worklist;
   auto need = [&](Operation *op) {
     if (op && op->getBlock() == &body && carries.steadyLive.insert(op).second)
@@ -223,8 +240,9 @@ Carries analyze(scf::ForOp loop) {
   return carries;
 }
 
-/// Peels the first level of `loop` and carries `carries` through the rest.
-void carry(scf::ForOp loop, const Carries &carries) {
+/// Peels the first level of `loop` and carries `carries` (of its body)
+/// through the rest in `iter_args`.
+void carryInIterArgs(scf::ForOp loop, const Carries &carries) {
   Location loc = loop.getLoc();
   Block &body = *loop.getBody();
   OpBuilder builder(loop);
@@ -259,9 +277,76 @@ void carry(scf::ForOp loop, const Carries &carries) {
   loop.erase();
 }
 
+/// Clones the body of the point loop `points` into `into` (a clone of
+/// `points` itself, empty but for its terminator) as one level computes it:
+/// every op, or with `carries`, the steady ones, carried values loaded from
+/// `rows` first. Either way the sources are stored into `rows` last.
+void clonePointBody(scf::ForOp points, scf::ForOp into, IRMapping mapping,
+                    ArrayRef<Value> rows, const Carries &carries, bool steady) {
+  Location loc = points.getLoc();
+  OpBuilder builder(into.getBody()->getTerminator());
+  mapping.map(points.getInductionVar(), into.getInductionVar());
+  Value slot = builder.create<arith::SubIOp>(loc, into.getInductionVar(), into.getLowerBound());
+  SmallVector<Value> previous;
+  if (steady)
+    for (Value row : rows)
+      previous.push_back(builder.create<RowLoadOp>(
+          loc, cast<RowType>(row.getType()).getElementType(), row, slot));
+  for (Operation &op : points.getBody()->without_terminator()) {
+    if (steady) {
+      if (!carries.steadyLive.contains(&op))
+        continue;
+      if (auto carried = carries.carriedFrom.find(&op); carried != carries.carriedFrom.end()) {
+        mapping.map(op.getResult(0), previous[carried->second]);
+        continue;
+      }
+    }
+    builder.clone(op, mapping);
+  }
+  for (auto [source, row] : llvm::zip_equal(carries.sources, rows))
+    builder.create<RowStoreOp>(loc, mapping.lookup(source->getResult(0)), row, slot);
+}
+
+/// Peels the first level of `levels` and carries `carries` (of the point
+/// loop `points` in its body) through the rest in rows of `rowSize` points.
+void carryInRows(scf::ForOp levels, scf::ForOp points, const Carries &carries, int64_t rowSize) {
+  Location loc = levels.getLoc();
+  OpBuilder builder(levels);
+  SmallVector<Value> rows;
+  for (Operation *source : carries.sources)
+    rows.push_back(
+        builder.create<RowOp>(loc, RowType::get(builder.getContext(), rowSize,
+                                                source->getResult(0).getType())));
+
+  // Clones the level loop's body at `level` into the block before `at`, its
+  // point loop as `clonePointBody` says.
+  auto cloneLevel = [&](OpBuilder &at, Value level, bool steady) {
+    IRMapping mapping;
+    mapping.map(levels.getInductionVar(), level);
+    for (Operation &op : levels.getBody()->without_terminator()) {
+      if (&op != points.getOperation()) {
+        at.clone(op, mapping);
+        continue;
+      }
+      auto copy = at.create<scf::ForOp>(loc, mapping.lookupOrDefault(points.getLowerBound()),
+                                        mapping.lookupOrDefault(points.getUpperBound()),
+                                        mapping.lookupOrDefault(points.getStep()));
+      copy->setDiscardableAttrs(points->getDiscardableAttrDictionary());
+      clonePointBody(points, copy, mapping, rows, carries, steady);
+    }
+  };
+  cloneLevel(builder, levels.getLowerBound(), /*steady=*/false);
+  Value second = builder.create<arith::AddIOp>(loc, levels.getLowerBound(), levels.getStep());
+  auto rest = builder.create<scf::ForOp>(loc, second, levels.getUpperBound(), levels.getStep());
+  rest->setDiscardableAttrs(levels->getDiscardableAttrDictionary());
+  OpBuilder inside(rest.getBody()->getTerminator());
+  cloneLevel(inside, rest.getInductionVar(), /*steady=*/true);
+  levels.erase();
+}
+
 /// A level loop whose body holds the operations: its induction variable is
 /// the level of an access at the top of the body.
-bool isCarryCandidate(scf::ForOp loop) {
+bool isLevelLoop(scf::ForOp loop) {
   if (loop.getNumRegionIterArgs() != 0)
     return false;
   Value level = loop.getInductionVar();
@@ -270,25 +355,61 @@ bool isCarryCandidate(scf::ForOp loop) {
   });
 }
 
+/// The one point loop (`stn.simd`, no results) of a level loop's body, or null.
+scf::ForOp pointLoopIn(scf::ForOp levels) {
+  scf::ForOp found;
+  for (Operation &op : levels.getBody()->without_terminator()) {
+    auto loop = dyn_cast<scf::ForOp>(op);
+    if (!loop || !loop->hasAttr(StnDialect::kSimdAttr))
+      continue;
+    if (found || loop.getNumRegionIterArgs() != 0)
+      return {};
+    found = loop;
+  }
+  return found;
+}
+
 struct CarryLevelsPass : public fusec::impl::CarryLevelsBase<CarryLevelsPass> {
   void runOnOperation() override {
     getOperation().walk([&](KernelOp kernel) {
       if (!kernel.getLoopForm() || kernel.getKblock() < 2 || kernel.getNoLevelCarry())
         return;
+      auto report = [&](size_t count, StringRef where) {
+        numCarried += count;
+        if (auto diag = remark("stn-carry-levels", kernel))
+          *diag << "'" << kernel.getName() << "' carries " << count
+                << " value(s) from one level to the next" << where;
+      };
       SmallVector<scf::ForOp> loops;
       kernel.walk([&](scf::ForOp loop) {
-        if (isCarryCandidate(loop))
+        if (!loop->hasAttr(StnDialect::kSimdAttr) && !loop.getNumRegionIterArgs())
           loops.push_back(loop);
       });
       for (scf::ForOp loop : loops) {
-        Carries carries = analyze(loop);
+        Block *body = loop.getBody();
+        if (scf::ForOp points = pointLoopIn(loop)) {
+          // Levels outside, points inside (C++): one row per carried value.
+          llvm::DenseSet<Value> levelDependent{loop.getInductionVar()};
+          for (Operation &op : body->without_terminator())
+            if (&op != points.getOperation() && dependsOn(op, levelDependent))
+              levelDependent.insert(op.getResults().begin(), op.getResults().end());
+          Block *scope[] = {points.getBody(), body};
+          Carries carries =
+              analyze(*points.getBody(), loop.getInductionVar(), scope, levelDependent);
+          if (carries.sources.empty())
+            continue;
+          report(carries.sources.size(), " in rows of the work item's points");
+          carryInRows(loop, points, carries, cppPointsPerWorkItem(kernel));
+          continue;
+        }
+        if (!isLevelLoop(loop))
+          continue;
+        Block *scope[] = {body};
+        Carries carries = analyze(*body, loop.getInductionVar(), scope, {});
         if (carries.sources.empty())
           continue;
-        numCarried += carries.sources.size();
-        if (auto diag = remark("stn-carry-levels", kernel))
-          *diag << "'" << kernel.getName() << "' carries " << carries.sources.size()
-                << " value(s) from one level to the next";
-        carry(loop, carries);
+        report(carries.sources.size(), "");
+        carryInIterArgs(loop, carries);
       }
     });
   }

@@ -46,10 +46,6 @@ bool readsAwayFromCentre(ApplyOp apply, Value field) {
   return away;
 }
 
-/// A kblock of all the levels of ICON's grids (the largest a configuration may
-/// give): one work item walks every level of its points.
-constexpr int64_t kAllLevels = 1024;
-
 /// The levels per work item of `apply`'s kernel: its own `kblock`, else, on
 /// CPUs, all levels when it reads at data-dependent levels. Such reads scatter
 /// over the levels of a field, and while one block of points walks its levels
@@ -71,8 +67,8 @@ int64_t levelsPerWorkItem(ApplyOp apply) {
   if (auto diag = remark("stn-lower-to-kernels", apply))
     *diag << "reads at data-dependent levels: on CPUs each work item walks all levels "
              "of its points (kblock = "
-          << kAllLevels << ")";
-  return kAllLevels;
+          << StnDialect::kAllLevels << ")";
+  return StnDialect::kAllLevels;
 }
 
 /// Builds `index/level in [lb, ub)` tests inside a kernel.

@@ -32,6 +32,9 @@ struct ReadSites {
   int64_t neighbourEvaluations = 0;
   bool allInlinable = true;
   bool stored = false;
+  // Consumers whose reads at neighbouring levels of their own point are
+  // counted once: on CPUs the lower one is carried from the level before.
+  SmallVector<ApplyOp> carriedInto;
   std::string refusal; // why some read cannot be inlined
 };
 
@@ -63,6 +66,19 @@ private:
         if (tryInline(producer, index, result))
           return true;
     return false;
+  }
+
+  /// Whether `b` reads one level above or below `a` at the consumer's own
+  /// point (no neighbour, not under a branch), where stn-carry-levels takes
+  /// the lower one from the level before: on CPUs, whose work items walk the
+  /// levels of their points, unless the consumer chose one level per item.
+  bool carriedEvaluation(LoadOp a, LoadOp b, ApplyOp consumer) const {
+    Block *body = &consumer.getBody().front();
+    return target == "cpp" && getDomain(consumer).vertical &&
+           consumer.getKblock().value_or(StnDialect::kAllLevels) > 1 &&
+           a->getBlock() == body && b->getBlock() == body &&
+           a.getPoint() == consumer.getPoint() && b.getPoint() == consumer.getPoint() &&
+           !a.getNbr() && !b.getNbr() && std::abs(a.getLevelOffset() - b.getLevelOffset()) == 1;
   }
 
   /// Whether, once both are recomputed, CSE keeps only one of the two
@@ -102,6 +118,12 @@ private:
       bool repeated = llvm::any_of(sites.inlinable, [&](LoadOp counted) {
         return sameEvaluation(counted, load, dominance);
       });
+      bool carried = !repeated && llvm::any_of(sites.inlinable, [&](LoadOp counted) {
+        return carriedEvaluation(counted, load, consumer);
+      });
+      if (carried && !llvm::is_contained(sites.carriedInto, consumer))
+        sites.carriedInto.push_back(consumer);
+      repeated |= carried;
       sites.inlinable.push_back(load);
       if (!repeated)
         (throughNeighbour ? sites.neighbourEvaluations : sites.centreEvaluations) +=
@@ -148,6 +170,20 @@ private:
                             .str());
       return false;
     }
+    for (ApplyOp consumer : sites.carriedInto)
+      if (!consumer.getKblock()) {
+        consumer.setKblock(StnDialect::kAllLevels);
+        explain(consumer, llvm::formatv("walks all levels of its points (kblock = {0}): it reads "
+                                        "{1} at neighbouring levels, the lower carried",
+                                        StnDialect::kAllLevels, describeApply(producer))
+                              .str());
+      }
+    // A producer's levels per work item (set for a carry, or chosen for its
+    // stencil) go with its computation into consumers that chose none.
+    if (std::optional<uint64_t> kblock = producer.getKblock())
+      for (LoadOp load : sites.inlinable)
+        if (auto consumer = load->getParentOfType<ApplyOp>(); !consumer.getKblock())
+          consumer.setKblock(*kblock);
     for (LoadOp load : sites.inlinable) {
       OpBuilder builder(load);
       Value value = inlineProducer(builder, producer, index, load.getPoint(),

@@ -94,7 +94,10 @@ def MapFusion : Pass<"stn-map-fusion", "::mlir::ModuleOp"> {
     bytes it moves (one write, one read) and the consumers' reads of it. A
     single read at the centre is always fused. Reads at the same point and
     level where one dominates the other count once: CSE keeps one
-    recomputation. The weights are the module's target's (`stn.target`,
+    recomputation. For the `cpp` target, reads at the consumer's own point
+    one level apart count once too: the consumer then gets `kblock = 1024`
+    (its work items walk all levels of their points) and `stn-carry-levels`
+    carries the lower value from the level before. The weights are the module's target's (`stn.target`,
     "cuda" when absent; calibrated by scripts/calibrate_cost_model.py) unless
     given as options. Nothing is fused across a halo exchange or across an operation
     that writes a field the producer reads: only independent operations are
@@ -376,10 +379,31 @@ def CarryLevels : Pass<"stn-carry-levels", "::mlir::ModuleOp"> {
     of the work item is peeled off and computes everything; the loop over the
     other levels takes the value from an `iter_args` argument and yields the
     source for the next level. What only the carried operation needed is no
-    longer computed. Fields the kernel writes are never carried (a write at
-    `k - 1` may change what was read there), kernels with `no_level_carry`
-    or `kblock = 1` are left alone, and only level loops whose body holds the
-    operations (loop form for `cuda`) carry: on CPUs the points are inside.
+    longer computed. Kernels with `no_level_carry` or `kblock = 1` are left
+    alone.
+
+    In the C++ loop form the level loop holds the `stn.simd` loop over the
+    work item's points, so a carried value is one per point: it goes through
+    a scratch row (`stn.row`, one per carried value, as long as the work
+    item's points), stored where the source is computed and loaded at the
+    next level:
+    ```mlir
+    %row = stn.row : !stn.row<128 x f64>
+    scf.for %h = %hb to %he step %c1 {   // the first level, everything
+      ...
+      %i = arith.subi %h, %hb : index
+      stn.row_store %b0, %row[%i] : !stn.row<128 x f64>
+    } {stn.simd}
+    scf.for %k = %k1 to %ke step %c1 {
+      scf.for %h = %hb to %he step %c1 {
+        %i = arith.subi %h, %hb : index
+        %a = stn.row_load %row[%i] : !stn.row<128 x f64>
+        %b = stn.load %w[%p, %k] : !stn.field<Cell x K x f64>
+        ...
+        stn.row_store %b, %row[%i] : !stn.row<128 x f64>
+      } {stn.simd}
+    }
+    ```
 
     Before:
     ```mlir

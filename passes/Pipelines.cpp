@@ -132,6 +132,10 @@ void buildLoopLoweringPipeline(OpPassManager &pm) {
   pm.addPass(createLowerToLoops());
   pm.addPass(createUnrollReductions());
   pm.addPass(createHoistLoopInvariant());
+  // One op per value before carrying: the unrolled folds of recomputed
+  // producers read the same tables and coefficients, and the level carry
+  // matches operands by identity.
+  pm.addPass(createCSEPass());
   pm.addPass(createCarryLevels());
   pm.addPass(createUnswitchLoops());
   pm.addPass(createElideBarriers());

@@ -31,6 +31,7 @@ using Slot = int32_t;
 using ArrayId = int32_t;
 using TableId = int32_t;
 using BlockId = int32_t;
+using RowId = int32_t;
 constexpr Slot kNoSlot = -1;
 constexpr BlockId kEntryBlock = 0;
 /// The index of a missing point.
@@ -236,6 +237,23 @@ struct WriteInstr {
   Slot level = kNoSlot;
 };
 
+/// `stn.row`: (re)makes row `row` with `size` elements, none written yet.
+struct RowInstr {
+  RowId row;
+  int64_t size;
+};
+
+/// `stn.row_load`: fails on an index outside the row or an element not written.
+struct RowLoadInstr {
+  RowId row;
+  Slot result, index;
+};
+
+struct RowStoreInstr {
+  RowId row;
+  Slot value, index;
+};
+
 //===----------------------------------------------------------------------===//
 // Program-level instructions
 //===----------------------------------------------------------------------===//
@@ -293,7 +311,8 @@ using Instr =
     std::variant<ConstantInstr, CopyInstr, FloatUnaryInstr, FloatBinaryInstr, FloatCompareInstr,
                  FloatPowIntInstr, IntBinaryInstr, IntCompareInstr, SelectInstr, FloatCastInstr,
                  IntToFloatInstr, FloatToIntInstr, IntCastInstr, IntAbsInstr, IfInstr, LoadInstr,
-                 NeighborInstr, PointIndexInstr, ValidInstr, LevelInstr, ForInstr, ReduceInstr, WriteInstr, AllocInstr,
+                 NeighborInstr, PointIndexInstr, ValidInstr, LevelInstr, ForInstr, ReduceInstr, WriteInstr,
+                 RowInstr, RowLoadInstr, RowStoreInstr, AllocInstr,
                  ImageInstr, ApplyInstr, KernelInstr, StoreInstr, ExchangeInstr>;
 using Block = std::vector<Instr>;
 
@@ -341,6 +360,7 @@ struct CompiledProgram {
   /// blocks[kEntryBlock] is the program body.
   std::vector<Block> blocks;
   int32_t numWords = 0;
+  int32_t numRows = 0;
 };
 
 /// Compiles `program` for `mesh` and `nlev`; null (with `error` set) when it

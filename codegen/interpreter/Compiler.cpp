@@ -182,6 +182,7 @@ private:
   CompiledProgram compiled;
   llvm::DenseMap<Value, Slot> words;
   llvm::DenseMap<Value, ArrayId> arrays;
+  llvm::DenseMap<Value, RowId> rows;
   llvm::StringMap<TableId> tableIds;
 };
 
@@ -277,7 +278,8 @@ LogicalResult ProgramCompiler::checkScope(Operation &op, Scope scope) {
   bool programOnly =
       isa<stn::AllocOp, stn::ApplyOp, stn::StoreOp, stn::ExchangeOp, stn::KernelOp>(op);
   bool regionOnly = isa<stn::LoadOp, stn::NeighborOp, stn::ReduceOp, stn::IndexOp, stn::LevelOp,
-                        stn::ValidOp, stn::WriteOp, stn::PointAtOp, scf::ForOp>(op);
+                        stn::ValidOp, stn::WriteOp, stn::PointAtOp, scf::ForOp, stn::RowOp,
+                        stn::RowLoadOp, stn::RowStoreOp>(op);
   if (programOnly && scope != Scope::Program)
     return fail(describeOp(&op) + " cannot appear inside an apply or a kernel");
   if (regionOnly && scope == Scope::Program)
@@ -298,7 +300,7 @@ LogicalResult ProgramCompiler::checkTypes(Operation &op) {
   bool scalarOnly =
       isa_and_nonnull<arith::ArithDialect, math::MathDialect, scf::SCFDialect>(op.getDialect());
   for (Type type : op.getResultTypes())
-    if (!isWordType(type) && (scalarOnly || !isArrayType(type)))
+    if (!isWordType(type) && !isa<stn::RowType>(type) && (scalarOnly || !isArrayType(type)))
       return unsupported(type);
   if (scalarOnly)
     for (Type type : op.getOperandTypes())
@@ -415,6 +417,19 @@ LogicalResult ProgramCompiler::compileOp(Operation &op, Scope scope, Block &code
       .Case([&](stn::WriteOp write) {
         return emit(WriteInstr{arrayOf(write.getField()), use(write.getValue()),
                                useIfPresent(write.getPoint()), useIfPresent(write.getLevel())});
+      })
+      .Case([&](stn::RowOp row) {
+        RowId id = compiled.numRows++;
+        rows[row.getRow()] = id;
+        return emit(RowInstr{id, row.getType().getSize()});
+      })
+      .Case([&](stn::RowLoadOp load) {
+        return emit(
+            RowLoadInstr{rows.lookup(load.getRow()), define(load.getResult()), use(load.getIndex())});
+      })
+      .Case([&](stn::RowStoreOp store) {
+        return emit(
+            RowStoreInstr{rows.lookup(store.getRow()), use(store.getValue()), use(store.getIndex())});
       })
       .Case([&](stn::NumLevelsOp numLevels) {
         return emit(ConstantInstr{define(numLevels.getResult()), Word::ofInt(nlev)});
@@ -590,9 +605,7 @@ LogicalResult ProgramCompiler::compileKernel(stn::KernelOp op, Block &code) {
       slot = argument ? define(argument) : kNoSlot;
     instr.kblock = op.getKblock();
     // The C++ backend's work items; every size is valid for loop form.
-    instr.pointsPerItem = 128;
-    if (auto hblock = op->getAttrOfType<IntegerAttr>("hblock"))
-      instr.pointsPerItem = hblock.getInt();
+    instr.pointsPerItem = stn::cppPointsPerWorkItem(op);
   }
   Block body;
   if (failed(compileOps(op.getBody().front(), Scope::Kernel, body)))

@@ -169,7 +169,7 @@ public:
   Executor(const CompiledProgram &program, const fusec_mesh &mesh, int nlev,
            const ExchangeCallback &exchange, std::string &error)
       : program(program), mesh(mesh), nlev(nlev), exchange(exchange), error(error),
-        words(program.numWords), arrays(program.arrays.size()),
+        words(program.numWords), arrays(program.arrays.size()), rows(program.numRows),
         where("program '" + program.name + "'") {}
 
   LogicalResult bindArguments(ArrayRef<Argument> args);
@@ -206,6 +206,9 @@ private:
   LogicalResult execute(const ForInstr &instr);
   LogicalResult execute(const ReduceInstr &instr);
   LogicalResult execute(const WriteInstr &instr);
+  LogicalResult execute(const RowInstr &instr);
+  LogicalResult execute(const RowLoadInstr &instr);
+  LogicalResult execute(const RowStoreInstr &instr);
   LogicalResult execute(const AllocInstr &instr);
   LogicalResult execute(const ImageInstr &instr);
   LogicalResult execute(const ApplyInstr &instr);
@@ -239,6 +242,12 @@ private:
   std::string &error;
   std::vector<Word> words;
   std::vector<Array> arrays;
+  /// A work item's scratch rows, and which of their elements were written.
+  struct Row {
+    std::vector<Word> values;
+    std::vector<bool> written;
+  };
+  std::vector<Row> rows;
   int64_t level = kNoLevel;
   /// The program, apply or kernel running now, for messages.
   std::string where;
@@ -591,6 +600,36 @@ LogicalResult Executor::execute(const WriteInstr &instr) {
   if (!array.box.contains(h, *k))
     return outOfRange(instr.field, "written", h, 0, *k);
   writeElement(array, array.indexOf(h, 0, *k), words[instr.value]);
+  return success();
+}
+
+LogicalResult Executor::execute(const RowInstr &instr) {
+  Row &row = rows[instr.row];
+  row.values.assign(instr.size, Word::ofInt(0));
+  row.written.assign(instr.size, false);
+  return success();
+}
+
+LogicalResult Executor::execute(const RowLoadInstr &instr) {
+  const Row &row = rows[instr.row];
+  int64_t index = words[instr.index].i;
+  if (index < 0 || index >= static_cast<int64_t>(row.values.size()))
+    return fail("stn.row_load at element " + Twine(index) + " of a row of " +
+                Twine(row.values.size()) + " in " + where);
+  if (!row.written[index])
+    return fail("stn.row_load of element " + Twine(index) + ", never written, in " + where);
+  words[instr.result] = row.values[index];
+  return success();
+}
+
+LogicalResult Executor::execute(const RowStoreInstr &instr) {
+  Row &row = rows[instr.row];
+  int64_t index = words[instr.index].i;
+  if (index < 0 || index >= static_cast<int64_t>(row.values.size()))
+    return fail("stn.row_store at element " + Twine(index) + " of a row of " +
+                Twine(row.values.size()) + " in " + where);
+  row.values[index] = words[instr.value];
+  row.written[index] = true;
   return success();
 }
 

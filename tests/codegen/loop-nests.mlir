@@ -258,3 +258,35 @@ stn.program @levels(%limit: !stn.field<K x f64> {stn.name = "limit"},
   }
   stn.return
 }
+
+// A value carried between levels on CPUs (stn-carry-levels): a local array of
+// the work item's points, stored at one level and read at the next; the loop
+// over the other levels reads no `k - 1` element.
+// CPP-LABEL: static void carried(
+// CPP: double row[128];
+// CPP: #pragma omp simd
+// CPP: const int32_t [[I:t[0-9]+]] = h - h_begin;
+// CPP: const double [[X:.*]] = w[h + k_begin * cell_ld];
+// CPP: row[[[I]]] = [[X]];
+// CPP: for (int32_t k = {{.*}}; k < k_end; ++k) {
+// CPP-NEXT: #pragma omp simd
+// CPP-NEXT: for (int32_t h_1 = h_begin; h_1 < h_end; ++h_1) {
+// CPP-NEXT: const int32_t [[I2:t[0-9]+]] = h_1 - h_begin;
+// CPP-NEXT: const double [[C:carried[_0-9]*]] = row[[[I2]]];
+// CPP-NEXT: const double [[X2:.*]] = w[h_1 + k * cell_ld];
+// CPP-NEXT: const double {{.*}} = [[X2]] - [[C]];
+// CPP: row[[[I2]]] = [[X2]];
+stn.program @carry(%w: !stn.field<Cell x K x f64> {stn.name = "w"},
+    %dw: !stn.field<Cell x K x f64> {stn.intent = 1 : i32, stn.name = "dw"},
+    %cells: i32 {stn.name = "cells"}) {
+  %c1 = arith.constant 1 : i32
+  %n = stn.nlev : i32
+  stn.kernel "carried" on Cell[%c1 : %cells] K[%c1 : %n] attributes {kblock = 1024} {
+  ^bb0(%c: !stn.point<Cell>):
+    %x = stn.load %w[%c, k] : !stn.field<Cell x K x f64>
+    %xb = stn.load %w[%c, k - 1] : !stn.field<Cell x K x f64>
+    %d = arith.subf %x, %xb : f64
+    stn.write %d to %dw at %c : !stn.point<Cell> : f64, !stn.field<Cell x K x f64>
+  }
+  stn.return
+}

@@ -52,17 +52,46 @@
 // OFF-NOT: iter_args
 // OFF-LABEL: kernel "not_carried"
 
-// On CPUs the points are inside the level loop: only what does not depend on
-// the point (here scale, a vertical-only field) can be carried.
+// On CPUs the points are inside the level loop, so what is carried is one
+// value per point, through a row of the work item: the first level stores
+// the quotient (its divisor scale[k] is computed for all points in the level
+// loop) and kh, the others load them at the top of their point loop and
+// compute no `k - 1` reduction or load.
 // CPP-LABEL: kernel "carried"
-// CPP: %[[S:.*]] = stn.load %scale[%[[KB:.*]]] : !stn.field<K x f64>
-// CPP: scf.for
-// CPP: } {stn.simd}
-// CPP: scf.for %[[K:.*]] = %{{.*}} to %{{.*}} step %{{.*}} iter_args(%[[SB:.*]] = %[[S]]) -> (f64) {
-// CPP: %[[S2:.*]] = stn.load %scale[%[[K]]]
-// CPP: arith.divf %{{.*}}, %[[SB]] : f64
-// CPP: } {stn.simd}
-// CPP-NEXT: scf.yield %[[S2]] : f64
+// CPP: ^bb0(%[[HB:.*]]: index, %{{.*}}: index, %[[KB:.*]]: index, %{{.*}}: index):
+// CPP: %[[ROWQ:.*]] = stn.row : <128 x f64>
+// CPP: %[[ROWX:.*]] = stn.row : <128 x f64>
+// CPP: %[[S:.*]] = stn.load %scale[%[[KB]]] : !stn.field<K x f64>
+// CPP: scf.for %[[H:.*]] = %[[HB]] to
+// CPP-NEXT: %[[I:.*]] = arith.subi %[[H]], %[[HB]] : index
+// CPP: %[[Q:.*]] = arith.divf %{{.*}}, %[[S]] : f64
+// CPP: %[[X:.*]] = stn.load %kh[%{{.*}}, %[[KB]]]
+// CPP: stn.write %{{.*}} level %[[KB]]
+// CPP-NEXT: stn.row_store %[[Q]], %[[ROWQ]][%[[I]]] : <128 x f64>
+// CPP-NEXT: stn.row_store %[[X]], %[[ROWX]][%[[I]]] : <128 x f64>
+// CPP-NEXT: } {stn.simd}
+// CPP: scf.for %[[K:.*]] = %{{.*}} to
+// CPP: scf.for %[[H2:.*]] = %[[HB]] to
+// CPP-NEXT: %[[I2:.*]] = arith.subi %[[H2]], %[[HB]] : index
+// CPP-NEXT: %[[QB:.*]] = stn.row_load %[[ROWQ]][%[[I2]]] : <128 x f64>
+// CPP-NEXT: %[[XB:.*]] = stn.row_load %[[ROWX]][%[[I2]]] : <128 x f64>
+// CPP-NOT: - 1]
+// CPP: %[[Q2:.*]] = arith.divf
+// CPP: %[[X2:.*]] = stn.load %kh[%{{.*}}, %[[K]]]
+// CPP: arith.addf %[[Q2]], %[[QB]] : f64
+// CPP: arith.addf %[[X2]], %[[XB]] : f64
+// CPP: stn.write %{{.*}} level %[[K]]
+// CPP-NEXT: stn.row_store %[[Q2]], %[[ROWQ]][%[[I2]]]
+// CPP-NEXT: stn.row_store %[[X2]], %[[ROWX]][%[[I2]]]
+// CPP-NEXT: } {stn.simd}
+// Two levels apart, or another field: no row. In place on acc, kh is still
+// carried: the kernel writes acc, not kh.
+// CPP-LABEL: kernel "not_carried"
+// CPP-NOT: stn.row
+// CPP-LABEL: kernel "in_place"
+// CPP: stn.row : <128 x f64>
+// CPP-LABEL: kernel "single_level"
+// CPP-NOT: stn.row
 
 stn.connectivity @C2E : Cell -> Edge [3]
 

@@ -389,3 +389,90 @@ module attributes {stn.target = "cpp"} {
     stn.return
   }
 }
+
+// -----
+
+// A consumer that reads a temporary at its own point one level apart (a
+// vertical interpolation of a divergence) recomputes it once per level on
+// CPUs: its work items walk all levels of their points (kblock = 1024) and
+// stn-carry-levels takes the lower value from the level before.
+// CHECK-LABEL: stn.program @carried_reads
+// CHECK-NOT: attributes {name = "div"}
+// CHECK: attributes {kblock = 1024 : i64, name = "interp"}
+module attributes {stn.target = "cpp"} {
+  stn.connectivity @C2E : Cell -> Edge [3]
+  stn.program @carried_reads(%vn: !stn.field<Edge x K x f64> {stn.name = "vn"},
+      %g: !stn.field<Cell x C2E[3] x f64> {stn.name = "g"},
+      %wgt: !stn.field<Cell x K x f64> {stn.name = "wgt"},
+      %o: !stn.field<Cell x K x f64> {stn.intent = 1 : i32, stn.name = "o"},
+      %lo: i32 {stn.name = "lo"}, %hi: i32 {stn.name = "hi"}, %k0: i32, %k1: i32) {
+    %c1 = arith.constant 1 : i32
+    %km = arith.subi %k0, %c1 : i32
+    // expected-remark @+1 {{fused 'div' into its readers: 1 read(s) at the centre, work}}
+    %t = stn.apply on Cell[%lo : %hi] K[%km : %k1] -> !stn.temp<Cell x K x f64> {
+    ^bb0(%p: !stn.point<Cell>):
+      %s = stn.reduce sum over @C2E at %p : !stn.point<Cell> -> f64 {
+      ^bb0(%j: index, %e: !stn.point<Edge>):
+        %c = stn.load %g[%p, nbr %j] : !stn.field<Cell x C2E[3] x f64>
+        %x = stn.load %vn[%e, k] : !stn.field<Edge x K x f64>
+        %m = arith.mulf %c, %x : f64
+        stn.yield %m : f64
+      }
+      stn.yield %s : f64
+    } attributes {name = "div"}
+    // expected-remark @+1 {{walks all levels of its points (kblock = 1024): it reads 'div' at neighbouring levels, the lower carried}}
+    %u = stn.apply on Cell[%lo : %hi] K[%k0 : %k1] -> !stn.temp<Cell x K x f64> {
+    ^bb0(%p: !stn.point<Cell>):
+      %w = stn.load %wgt[%p, k] : !stn.field<Cell x K x f64>
+      %here = stn.load %t[%p, k] : !stn.temp<Cell x K x f64>
+      %below = stn.load %t[%p, k - 1] : !stn.temp<Cell x K x f64>
+      %d = arith.subf %here, %below : f64
+      %r = arith.mulf %w, %d : f64
+      stn.yield %r : f64
+    } attributes {name = "interp"}
+    stn.store %u to %o on Cell[%lo : %hi] K[%k0 : %k1] : !stn.temp<Cell x K x f64> to !stn.field<Cell x K x f64>
+    stn.return
+  }
+}
+
+// -----
+
+// Two levels apart nothing is carried: two recomputations of the gathers
+// cost more than keeping them in memory.
+// CHECK-LABEL: stn.program @two_levels_apart
+// CHECK: attributes {name = "div"}
+// CHECK: attributes {name = "interp"}
+module attributes {stn.target = "cpp"} {
+  stn.connectivity @C2E : Cell -> Edge [3]
+  stn.program @two_levels_apart(%vn: !stn.field<Edge x K x f64> {stn.name = "vn"},
+      %g: !stn.field<Cell x C2E[3] x f64> {stn.name = "g"},
+      %wgt: !stn.field<Cell x K x f64> {stn.name = "wgt"},
+      %o: !stn.field<Cell x K x f64> {stn.intent = 1 : i32, stn.name = "o"},
+      %lo: i32 {stn.name = "lo"}, %hi: i32 {stn.name = "hi"}, %k0: i32, %k1: i32) {
+    %c2 = arith.constant 2 : i32
+    %km = arith.subi %k0, %c2 : i32
+    // expected-remark @+1 {{not fused: 'div' read 2 times}}
+    %t = stn.apply on Cell[%lo : %hi] K[%km : %k1] -> !stn.temp<Cell x K x f64> {
+    ^bb0(%p: !stn.point<Cell>):
+      %s = stn.reduce sum over @C2E at %p : !stn.point<Cell> -> f64 {
+      ^bb0(%j: index, %e: !stn.point<Edge>):
+        %c = stn.load %g[%p, nbr %j] : !stn.field<Cell x C2E[3] x f64>
+        %x = stn.load %vn[%e, k] : !stn.field<Edge x K x f64>
+        %m = arith.mulf %c, %x : f64
+        stn.yield %m : f64
+      }
+      stn.yield %s : f64
+    } attributes {name = "div"}
+    %u = stn.apply on Cell[%lo : %hi] K[%k0 : %k1] -> !stn.temp<Cell x K x f64> {
+    ^bb0(%p: !stn.point<Cell>):
+      %w = stn.load %wgt[%p, k] : !stn.field<Cell x K x f64>
+      %here = stn.load %t[%p, k] : !stn.temp<Cell x K x f64>
+      %below = stn.load %t[%p, k - 2] : !stn.temp<Cell x K x f64>
+      %d = arith.subf %here, %below : f64
+      %r = arith.mulf %w, %d : f64
+      stn.yield %r : f64
+    } attributes {name = "interp"}
+    stn.store %u to %o on Cell[%lo : %hi] K[%k0 : %k1] : !stn.temp<Cell x K x f64> to !stn.field<Cell x K x f64>
+    stn.return
+  }
+}

@@ -228,3 +228,70 @@ TEST_CASE("stn.exchange hands its fields to the callback", "[interpreter][kernel
   CHECK(before == std::vector<double>{0, 1, 0});
   CHECK(out == std::vector<double>{0, 1, 42});
 }
+
+namespace {
+
+/// A C++-style loop-form kernel that carries cf(k - 1) to level k through a
+/// row of `rowSize` elements; `storeFirst` writes the row before the levels.
+std::string rowProgram(int rowSize, bool storeFirst) {
+  std::string row = "!stn.row<" + std::to_string(rowSize) + " x f64>";
+  std::string first = storeFirst ? R"(
+        %v = stn.load %cf[%p, %kb - 1] : !stn.field<Cell x K x f64>
+        stn.row_store %v, %row[%i] : )" + row
+                                 : "";
+  return withDecls(R"(
+    stn.program @rows(%cf: !stn.field<Cell x K x f64>,
+                      %out: !stn.field<Cell x K x f64> {stn.intent = 1 : i32}) {
+      %c0 = arith.constant 0 : i32
+      %c1 = arith.constant 1 : i32
+      %c3 = arith.constant 3 : i32
+      %nlev = stn.nlev : i32
+      stn.kernel "running" on Cell[%c0 : %c3] K[%c1 : %nlev] attributes {kblock = 1024, loop_form} {
+      ^bb0(%hb: index, %he: index, %kb: index, %ke: index):
+        %one = arith.constant 1 : index
+        %row = stn.row : )" + row + R"(
+        scf.for %h = %hb to %he step %one {
+          %i = arith.subi %h, %hb : index
+          %p = stn.point_at %h : !stn.point<Cell>)" + first + R"(
+        } {stn.simd}
+        scf.for %k = %kb to %ke step %one {
+          scf.for %h = %hb to %he step %one {
+            %i = arith.subi %h, %hb : index
+            %p = stn.point_at %h : !stn.point<Cell>
+            %below = stn.row_load %row[%i] : )" + row + R"(
+            %v = stn.load %cf[%p, %k] : !stn.field<Cell x K x f64>
+            %s = arith.addf %v, %below : f64
+            stn.write %s to %out at %p : !stn.point<Cell> level %k : f64, !stn.field<Cell x K x f64>
+            stn.row_store %v, %row[%i] : )" + row + R"(
+          } {stn.simd}
+        }
+      }
+      stn.return
+    }
+  )");
+}
+
+} // namespace
+
+TEST_CASE("rows carry values of each point from one level to the next", "[interpreter][kernel]") {
+  TestMesh mesh = smallMesh();
+  std::vector<double> cf = {1, 2, 3, 1.5, 2.5, 3.5, 10, 20, 30};
+  std::vector<double> out(9, 0.0);
+  SECTION("written before read") {
+    TestModule module(rowProgram(128, /*storeFirst=*/true));
+    REQUIRE(module.run(mesh.get(), 3, "rows", {Argument::field(cf), Argument::field(out)}) == "");
+    CHECK(out == std::vector<double>{0, 0, 0, 2.5, 4.5, 6.5, 11.5, 22.5, 33.5});
+  }
+  SECTION("an element read before it was written is an error") {
+    TestModule module(rowProgram(128, /*storeFirst=*/false));
+    CHECK_THAT(module.run(mesh.get(), 3, "rows", {Argument::field(cf), Argument::field(out)}),
+               Catch::Contains("stn.row_load of element 0, never written, in ") &&
+                   Catch::Contains("running"));
+  }
+  SECTION("an index outside the row is an error") {
+    TestModule module(rowProgram(2, /*storeFirst=*/true));
+    CHECK_THAT(module.run(mesh.get(), 3, "rows", {Argument::field(cf), Argument::field(out)}),
+               Catch::Contains("stn.row_store at element 2 of a row of 2 in ") &&
+                   Catch::Contains("running"));
+  }
+}
