@@ -18,10 +18,7 @@ import subprocess
 import sys
 import tempfile
 
-HEAVY = ["diffusion_step", "apply_diffusion_to_vn",
-         "apply_diffusion_to_w_and_compute_horizontal_gradients_for_turbulence",
-         "calculate_diagnostic_quantities_for_turbulence", "apply_diffusion_to_theta_and_exner",
-         "calculate_nabla2_and_smag_coefficients_for_vn", "mo_intp_rbf_rbf_vec_interpol_vertex"]
+from bench_rounds import DIFFUSION_PROGRAMS
 
 
 def run(bench, source, layout, threads, args, json_path):
@@ -48,7 +45,7 @@ def main():
     parser.add_argument("--rounds", type=int, default=3)
     parser.add_argument("--nproma", type=int, nargs="+", default=[16])
     parser.add_argument("--threads", type=int, nargs="+", default=[1, 2])
-    parser.add_argument("--programs", nargs="+", default=HEAVY)
+    parser.add_argument("--programs", nargs="+", default=DIFFUSION_PROGRAMS)
     args = parser.parse_args()
 
     layouts = ["flat"] + [f"blocked:{n}" for n in args.nproma]
