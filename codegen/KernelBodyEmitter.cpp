@@ -264,7 +264,7 @@ LogicalResult KernelBodyEmitter::emitOp(Operation *op, raw_ostream &os) {
       })
       .Case([&](WriteOp write) { return emitWrite(write, os); })
       .Case([&](RowOp row) {
-        // A work item's own array: in registers or the stack's cache lines.
+        // The work item's own array, on its thread's stack (in L1).
         std::string name = scope.names.unique("row");
         os << *cScalarType(row.getType().getElementType()) << " " << name << "["
            << row.getType().getSize() << "];\n";

@@ -311,9 +311,9 @@ using Instr =
     std::variant<ConstantInstr, CopyInstr, FloatUnaryInstr, FloatBinaryInstr, FloatCompareInstr,
                  FloatPowIntInstr, IntBinaryInstr, IntCompareInstr, SelectInstr, FloatCastInstr,
                  IntToFloatInstr, FloatToIntInstr, IntCastInstr, IntAbsInstr, IfInstr, LoadInstr,
-                 NeighborInstr, PointIndexInstr, ValidInstr, LevelInstr, ForInstr, ReduceInstr, WriteInstr,
-                 RowInstr, RowLoadInstr, RowStoreInstr, AllocInstr,
-                 ImageInstr, ApplyInstr, KernelInstr, StoreInstr, ExchangeInstr>;
+                 NeighborInstr, PointIndexInstr, ValidInstr, LevelInstr, ForInstr, ReduceInstr,
+                 WriteInstr, RowInstr, RowLoadInstr, RowStoreInstr, AllocInstr, ImageInstr,
+                 ApplyInstr, KernelInstr, StoreInstr, ExchangeInstr>;
 using Block = std::vector<Instr>;
 
 //===----------------------------------------------------------------------===//
