@@ -13,6 +13,7 @@ import argparse
 import collections
 import json
 import os
+import shutil
 import statistics
 import subprocess
 import sys
@@ -24,8 +25,8 @@ from bench_rounds import DIFFUSION_PROGRAMS
 def run(bench, source, layout, threads, args, json_path):
     command = [bench, "run", source, "--backend", "cpp", "--pipelines", "none,fuse-all",
                "--programs", ",".join(args.programs), "--grid", args.grid, "--nlev",
-               str(args.nlev), "--repeat", str(args.repeat), "--layout", layout, "--json",
-               json_path]
+               str(args.nlev), "--repeat", str(args.repeat), "--layout", layout,
+               "--evict-caches", str(args.evict_caches), "--json", json_path]
     environment = dict(os.environ, OMP_NUM_THREADS=str(threads))
     result = subprocess.run(command, env=environment, capture_output=True, text=True)
     if result.returncode != 0:
@@ -33,6 +34,32 @@ def run(bench, source, layout, threads, args, json_path):
                  f"\n{result.stderr[-3000:]}")
     with open(json_path) as handle:
         return json.load(handle)["metrics"]
+
+
+def grid_cells(grid):
+    """Cells of a global rNbK grid: 20 * N^2 * 4^K."""
+    n, k = grid[1:].split("b")
+    return 20 * int(n) ** 2 * 4 ** int(k)
+
+
+def build_copy_baseline(scratch):
+    compiler = os.environ.get("CXX", shutil.which("c++") or "c++")
+    source = os.path.join(os.path.dirname(os.path.abspath(__file__)), "layout_copy.cpp")
+    binary = os.path.join(scratch, "layout_copy")
+    subprocess.run([compiler, "-std=c++17", "-O3", "-march=native", "-fopenmp", source, "-o",
+                    binary], check=True)
+    return binary
+
+
+def copy_baseline(binary, args, threads, k_range, nproma):
+    """(flat us, blocked us) of the hand-written copy over levels k_range."""
+    environment = dict(os.environ, OMP_NUM_THREADS=str(threads))
+    result = subprocess.run([binary, str(grid_cells(args.grid)), str(args.nlev), str(k_range[0]),
+                             str(k_range[1]), str(nproma), str(args.repeat * 3),
+                             str(args.evict_caches)],
+                            env=environment, capture_output=True, text=True, check=True)
+    flat, blocked = result.stdout.split()
+    return float(flat), float(blocked)
 
 
 def main():
@@ -46,14 +73,26 @@ def main():
     parser.add_argument("--nproma", type=int, nargs="+", default=[16])
     parser.add_argument("--threads", type=int, nargs="+", default=[1, 2])
     parser.add_argument("--programs", nargs="+", default=DIFFUSION_PROGRAMS)
+    parser.add_argument("--evict-caches", type=int, default=0, metavar="MIB")
+    parser.add_argument("--copy-baseline", action="store_true")
     args = parser.parse_args()
+    if args.copy_baseline and not args.grid.startswith("r"):
+        sys.exit("bench_blocked_layout: --copy-baseline needs a global rNbK grid")
+    level_ranges = {"bottom two levels": (args.nlev - 2, args.nlev), "all levels": (0, args.nlev)}
+    copies = collections.defaultdict(list)       # (levels, threads, nproma) -> [(flat, blocked)]
 
     layouts = ["flat"] + [f"blocked:{n}" for n in args.nproma]
     samples = collections.defaultdict(list)      # (program, pipeline, threads, layout) -> s
     round_medians = collections.defaultdict(list)
     with tempfile.TemporaryDirectory() as scratch:
+        copy_binary = build_copy_baseline(scratch) if args.copy_baseline else None
         for round_index in range(args.rounds):
             for threads in args.threads:
+                if copy_binary:
+                    for name, k_range in level_ranges.items():
+                        for nproma in args.nproma:
+                            copies[(name, threads, nproma)].append(
+                                copy_baseline(copy_binary, args, threads, k_range, nproma))
                 # Alternate which layout goes first, so neither always follows the other.
                 order = layouts if round_index % 2 == 0 else layouts[::-1]
                 for layout in order:
@@ -82,6 +121,16 @@ def main():
                     ratio = "" if layout == "flat" else f"{median / flat:.3f}"
                     print(f"| `{program}` | {pipeline} | {threads} | {layout} | "
                           f"{1e3 * median:.1f} | {spread} | {ratio} |")
+    if copies:
+        print("\nHand-written copy b = 2a, ICON's loop order (scripts/layout_copy.cpp); medians of "
+              "the round medians\n")
+        print("| levels | threads | nproma | flat (us) | blocked (us) | blocked / flat |")
+        print("|---|---:|---:|---:|---:|---:|")
+        for (name, threads, nproma), rounds in copies.items():
+            flat = statistics.median(r[0] for r in rounds)
+            blocked = statistics.median(r[1] for r in rounds)
+            print(f"| {name} | {threads} | {nproma} | {flat:.0f} | {blocked:.0f} | "
+                  f"{blocked / flat:.2f} |")
 
 
 if __name__ == "__main__":

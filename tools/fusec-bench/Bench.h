@@ -56,6 +56,9 @@ struct BenchOptions {
   uint64_t seed = 0;
   unsigned repeat = 10;
   unsigned warmup = 1;
+  /// MiB of other memory written before every run of a variant, so that each starts with its
+  /// data in memory rather than where the previous run left it in the caches (0: off).
+  unsigned evictMiB = 0;
   std::optional<std::string> configPath;
   std::vector<std::string> defines;
   std::vector<std::string> includeDirs;

@@ -108,8 +108,10 @@ static int convertBlocked(const HostField &field, int64_t nproma, const void *so
 
 Status NativeRunner::bind(std::vector<ArgumentValue> &arguments) {
   this->arguments = &arguments;
-  if (nproma > 0)
+  if (nproma > 0) {
     blockedFields.assign(arguments.size(), {});
+    initialBlockedOutputs.assign(arguments.size(), {});
+  }
   scalars.assign(arguments.size(), ScalarSlot{});
   pointers.assign(arguments.size(), nullptr);
   if (device)
@@ -128,6 +130,8 @@ Status NativeRunner::bind(std::vector<ArgumentValue> &arguments) {
                                         blockedFields[i].data(), /*toBlocked=*/true))
           return failure(std::string("converting to the blocked layout: ") + fusec_last_error(),
                          status);
+        if (value.isOutput)
+          initialBlockedOutputs[i] = blockedFields[i];
         pointers[i] = blockedFields[i].data();
       } else if (device) {
         void *copy = nullptr;
@@ -198,12 +202,16 @@ Status NativeRunner::fetchOutputs() {
 
 Status NativeRunner::restoreOutputs(const std::vector<ArgumentValue> &initial) {
   if (nproma > 0) {
-    copyOutputs(initial, *arguments);
-    for (size_t i = 0; i < initial.size(); ++i)
-      if (initial[i].isField && initial[i].isOutput && !blockedFields[i].empty())
-        if (int status = convertBlocked(initial[i].field, nproma, initial[i].field.data(),
-                                        blockedFields[i].data(), /*toBlocked=*/true))
-          return failure("resetting the outputs in the blocked layout", status);
+    for (size_t i = 0; i < initial.size(); ++i) {
+      if (!initial[i].isField || !initial[i].isOutput)
+        continue;
+      if (blockedFields[i].empty())
+        std::memcpy((*arguments)[i].field.data(), initial[i].field.data(),
+                    initial[i].field.bytes().size());
+      else
+        std::memcpy(blockedFields[i].data(), initialBlockedOutputs[i].data(),
+                    blockedFields[i].size());
+    }
     return Status::success();
   }
   if (!device) {

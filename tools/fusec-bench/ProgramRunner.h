@@ -112,6 +112,10 @@ private:
   int64_t nproma = 0;
   /// Per parameter: its copy in the blocked layout (empty when not blocked).
   std::vector<std::vector<uint8_t, HugePageAllocator<uint8_t>>> blockedFields;
+  /// Per output parameter: its initial value in the blocked layout, which restoreOutputs
+  /// copies as the flat layout copies its initial value, so that both layouts start a timed
+  /// run from the same cache state (a conversion leaves the whole field dirty in the cache).
+  std::vector<std::vector<uint8_t, HugePageAllocator<uint8_t>>> initialBlockedOutputs;
   std::optional<double> deviceSeconds;
 };
 

@@ -169,6 +169,8 @@ void printHeader(const BenchReport &report, llvm::raw_ostream &os) {
     os << run.warmup << " warm-up and " << run.repeat << " timed runs";
   else
     os << "not timed";
+  if (run.repeat > 0 && run.evictMiB > 0)
+    os << " (caches evicted before each: " << run.evictMiB << " MiB written)";
   os << "; reference: "
      << (run.reference.empty() ? "interpreter on the unoptimised program" : run.reference)
      << "\n";

@@ -78,6 +78,7 @@ struct RunDescription {
   std::string reference; // what verified the variants; empty: the interpreter
   int threads = 1; // OpenMP threads of the compiled C++ variants
   unsigned repeat = 0, warmup = 0;
+  unsigned evictMiB = 0; // written before every run to evict the caches; 0: not
 };
 
 struct BenchReport {

@@ -100,7 +100,7 @@ Status writeJsonReport(const BenchReport &report, const std::string &path) {
       {"cells", run.cells},     {"edges", run.edges},     {"vertices", run.vertices},
       {"nlev", run.nlev},       {"inputs", run.inputs},   {"seed", static_cast<int64_t>(run.seed)},
       {"backend", run.backend}, {"threads", run.threads}, {"repeat", run.repeat},
-      {"warmup", run.warmup},
+      {"warmup", run.warmup},   {"evict_mib", run.evictMiB},
   };
   if (!run.device.empty())
     description["device"] = run.device;
@@ -197,8 +197,10 @@ Status writeMarkdownReport(const BenchReport &report, const std::string &path) {
     os << " (" << run.threads << " OpenMP threads)";
   if (!run.device.empty())
     os << " on " << run.device;
-  os << "; " << run.warmup << " warm-up and " << run.repeat
-     << " timed runs per variant, every variant verified against "
+  os << "; " << run.warmup << " warm-up and " << run.repeat << " timed runs per variant";
+  if (run.evictMiB > 0)
+    os << " (caches evicted before each: " << run.evictMiB << " MiB written)";
+  os << ", every variant verified against "
      << (run.reference.empty() ? "the reference interpreter" : run.reference) << ".";
   if (run.timedWithFma)
     os << " Verified builds round like the interpreter (no FMA contraction); timed builds "

@@ -298,6 +298,7 @@ RunDescription BenchSession::describe() const {
   description.timedWithFma = timedCompiler.has_value();
   description.repeat = options.repeat;
   description.warmup = options.warmup;
+  description.evictMiB = options.evictMiB;
   return description;
 }
 
@@ -563,12 +564,17 @@ std::vector<VariantResult> BenchSession::measure(llvm::ArrayRef<Variant *> varia
   const ProgramSignature &program = *prepared.signature;
   std::vector<Measurement> measurements(variants.size());
 
+  // Written before every run with --evict-caches: a line per 64 bytes suffices.
+  std::vector<uint8_t> evictionBuffer(size_t(options.evictMiB) << 20);
   // A run from the initial outputs; its time, or nothing after an error.
   auto run = [&](Measurement &m, unsigned index) -> std::optional<double> {
     if (Status status = m.runner->restoreOutputs(prepared.inputs); !status) {
       m.error("run " + std::to_string(index + 1) + ": " + status.message());
       return std::nullopt;
     }
+    volatile uint8_t *eviction = evictionBuffer.data(); // stores the compiler must keep
+    for (size_t byte = 0; byte < evictionBuffer.size(); byte += 64)
+      eviction[byte] = eviction[byte] + 1;
     auto start = std::chrono::steady_clock::now();
     Status status = m.runner->run();
     double seconds =

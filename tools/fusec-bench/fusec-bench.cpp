@@ -106,6 +106,12 @@ cl::opt<unsigned> repeat("repeat", cl::desc("Timed runs per variant (default 10;
                          cl::value_desc("N"), cl::init(10), cl::sub(runCommand), cl::cat(category));
 cl::opt<unsigned> warmup("warmup", cl::desc("Untimed runs before the timed ones (default 1)"),
                          cl::value_desc("W"), cl::init(1), cl::sub(runCommand), cl::cat(category));
+cl::opt<unsigned> evictCaches(
+    "evict-caches",
+    cl::desc("Write this many MiB of other memory before every run, more than the caches hold, "
+             "so that each run reads its data from memory, as in a model step where other "
+             "programs ran in between (default 0: a run finds what the one before left in cache)"),
+    cl::value_desc("MiB"), cl::init(0), cl::sub(runCommand), cl::cat(category));
 cl::opt<std::string> config("config",
                             cl::desc("Per-program pipeline configuration (YAML): the variant "
                                      "'config', added to --pipelines if absent"),
@@ -312,6 +318,7 @@ int main(int argc, char **argv) {
   options.backend = backend;
   options.repeat = repeat;
   options.warmup = warmup;
+  options.evictMiB = evictCaches;
   if (saveOutputs.getNumOccurrences())
     options.saveOutputs = saveOutputs;
   if (json.getNumOccurrences())
