@@ -368,10 +368,12 @@ struct CompiledProgram {
 std::unique_ptr<CompiledProgram>
 compileProgram(fusec::stn::ProgramOp program, const fusec_mesh &mesh, int nlev, std::string &error);
 
-/// Executes a compiled program on `args`.
+/// Executes a compiled program on `args`; with `traffic`, also counts the elements of each
+/// field argument it read and wrote (one entry per argument).
 mlir::LogicalResult executeProgram(const CompiledProgram &program, const fusec_mesh &mesh, int nlev,
                                    llvm::ArrayRef<Argument> args, const ExchangeCallback &exchange,
-                                   std::string &error);
+                                   std::string &error,
+                                   std::vector<FieldTraffic> *traffic = nullptr);
 
 /// Points of `location` on `mesh`, levels of `vertical` for `nlev`.
 int64_t numPoints(const fusec_mesh &mesh, fusec::stn::GridLocation location);

@@ -174,6 +174,10 @@ public:
 
   LogicalResult bindArguments(ArrayRef<Argument> args);
   LogicalResult run() { return runBlock(kEntryBlock); }
+  /// Marks the accesses to field arguments from now on (before bindArguments).
+  void trackTraffic() { accesses.resize(arrays.size()); }
+  /// Per argument, the elements marked read and written.
+  std::vector<FieldTraffic> countTraffic() const;
 
 private:
   LogicalResult bindField(const Parameter &parameter, const Argument &arg,
@@ -233,6 +237,12 @@ private:
   FailureOr<int64_t> levelOf(const ArrayInfo &info, int64_t offset, Slot explicitLevel);
 
   LogicalResult fail(const Twine &message);
+  /// Notes an access to element `index` of array `id` when its traffic is tracked.
+  void noteAccess(ArrayId id, size_t index, uint8_t kind) {
+    if (!accesses.empty() && !accesses[id].empty())
+      accesses[id][index] |= kind;
+  }
+  static constexpr uint8_t kRead = 1, kWritten = 2;
   LogicalResult outOfRange(ArrayId id, StringRef verb, int64_t h, int64_t n, int64_t k);
 
   const CompiledProgram &program;
@@ -248,6 +258,9 @@ private:
     std::vector<bool> written;
   };
   std::vector<Row> rows;
+  /// With traffic tracking: per array, kRead | kWritten per element of field arguments
+  /// (empty for other arrays); empty without tracking.
+  std::vector<std::vector<uint8_t>> accesses;
   int64_t level = kNoLevel;
   /// The program, apply or kernel running now, for messages.
   std::string where;
@@ -297,7 +310,23 @@ LogicalResult Executor::bindField(const Parameter &parameter, const Argument &ar
                 Twine(array.numElements()) + " on this mesh");
   if (!array.data && array.numElements() > 0)
     return fail(label + " has no data");
+  if (!accesses.empty())
+    accesses[parameter.array].assign(array.numElements(), 0);
   return success();
+}
+
+std::vector<FieldTraffic> Executor::countTraffic() const {
+  std::vector<FieldTraffic> traffic(program.parameters.size());
+  for (auto [parameter, counted] : llvm::zip_equal(program.parameters, traffic)) {
+    if (parameter.array < 0 || accesses.empty())
+      continue;
+    counted.elementBytes = elementBytes(arrays[parameter.array].element);
+    for (uint8_t kind : accesses[parameter.array]) {
+      counted.elementsRead += (kind & kRead) != 0;
+      counted.elementsWritten += (kind & kWritten) != 0;
+    }
+  }
+  return traffic;
 }
 
 LogicalResult Executor::bindScalar(const Parameter &parameter, const Argument &arg,
@@ -506,7 +535,9 @@ LogicalResult Executor::execute(const LoadInstr &instr) {
     return failure();
   if (!array.box.contains(h, *k) || n < 0 || n >= array.sparseSize)
     return outOfRange(instr.array, "read", h, n, *k);
-  words[instr.result] = readElement(array, array.indexOf(h, n, *k));
+  size_t index = array.indexOf(h, n, *k);
+  noteAccess(instr.array, index, kRead);
+  words[instr.result] = readElement(array, index);
   return success();
 }
 
@@ -599,7 +630,9 @@ LogicalResult Executor::execute(const WriteInstr &instr) {
     return failure();
   if (!array.box.contains(h, *k))
     return outOfRange(instr.field, "written", h, 0, *k);
-  writeElement(array, array.indexOf(h, 0, *k), words[instr.value]);
+  size_t index = array.indexOf(h, 0, *k);
+  noteAccess(instr.field, index, kWritten);
+  writeElement(array, index, words[instr.value]);
   return success();
 }
 
@@ -815,8 +848,11 @@ LogicalResult Executor::execute(const StoreInstr &instr) {
     return fail("stn.store in " + where + " writes " + describeBox(fieldInfo, box) + " of " +
                 fieldInfo.description + ", outside its " + describeBox(fieldInfo, field.box));
   for (int64_t k = box.kBegin; k < box.kEnd; ++k)
-    for (int64_t h = box.hBegin; h < box.hEnd; ++h)
-      writeElement(field, field.indexOf(h, 0, k), readElement(source, source.indexOf(h, 0, k)));
+    for (int64_t h = box.hBegin; h < box.hEnd; ++h) {
+      size_t index = field.indexOf(h, 0, k);
+      noteAccess(instr.field, index, kWritten);
+      writeElement(field, index, readElement(source, source.indexOf(h, 0, k)));
+    }
   return success();
 }
 
@@ -837,11 +873,15 @@ LogicalResult Executor::execute(const ExchangeInstr &instr) {
 
 mlir::LogicalResult executeProgram(const CompiledProgram &program, const fusec_mesh &mesh, int nlev,
                                    llvm::ArrayRef<Argument> args, const ExchangeCallback &exchange,
-                                   std::string &error) {
+                                   std::string &error, std::vector<FieldTraffic> *traffic) {
   Executor executor(program, mesh, nlev, exchange, error);
-  if (failed(executor.bindArguments(args)))
+  if (traffic)
+    executor.trackTraffic();
+  if (failed(executor.bindArguments(args)) || failed(executor.run()))
     return failure();
-  return executor.run();
+  if (traffic)
+    *traffic = executor.countTraffic();
+  return success();
 }
 
 } // namespace fusec::interp

@@ -122,7 +122,13 @@ LogicalResult Interpreter::run(llvm::StringRef program, llvm::ArrayRef<Argument>
   const interp::CompiledProgram *code = getOrCompile(program, error);
   if (!code)
     return failure();
-  return interp::executeProgram(*code, mesh, nlev, args, exchange, error);
+  std::vector<FieldTraffic> counted;
+  if (failed(interp::executeProgram(*code, mesh, nlev, args, exchange, error,
+                                    trackTraffic ? &counted : nullptr)))
+    return failure();
+  if (trackTraffic)
+    traffic = std::move(counted);
+  return success();
 }
 
 size_t Interpreter::fieldSize(Type fieldType) const {

@@ -22,6 +22,7 @@
 #include <functional>
 #include <memory>
 #include <string>
+#include <vector>
 
 namespace fusec {
 
@@ -75,6 +76,14 @@ struct ExchangedField {
 
 using ExchangeCallback = std::function<void(llvm::ArrayRef<ExchangedField>)>;
 
+/// What one run read and wrote of a field argument, each element counted once however often
+/// it was accessed: the traffic no schedule of the program can avoid.
+struct FieldTraffic {
+  uint64_t elementsRead = 0, elementsWritten = 0;
+  uint64_t elementBytes = 0;
+  uint64_t bytes() const { return (elementsRead + elementsWritten) * elementBytes; }
+};
+
 class Interpreter {
 public:
   /// `module` and the mesh's tables must outlive the interpreter. Programs are
@@ -94,6 +103,12 @@ public:
   mlir::LogicalResult run(llvm::StringRef program, llvm::ArrayRef<Argument> args,
                           std::string &error);
 
+  /// With tracking on, every run records which elements of each field argument it read and
+  /// wrote (a byte per element while it runs); `lastTraffic` then has one entry per argument
+  /// of the last successful run (zeros for scalars).
+  void setTrafficTracking(bool on) { trackTraffic = on; }
+  llvm::ArrayRef<FieldTraffic> lastTraffic() const { return traffic; }
+
   /// The number of elements a buffer of `fieldType` (a `!stn.field`) holds on
   /// this mesh.
   size_t fieldSize(mlir::Type fieldType) const;
@@ -105,6 +120,8 @@ private:
   fusec_mesh mesh;
   int nlev;
   ExchangeCallback exchange;
+  bool trackTraffic = false;
+  std::vector<FieldTraffic> traffic;
   llvm::StringMap<std::unique_ptr<interp::CompiledProgram>> compiled;
 };
 

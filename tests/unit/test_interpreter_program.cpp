@@ -494,3 +494,57 @@ TEST_CASE("temporaries read through a connectivity on an image domain", "[interp
   REQUIRE(module.run(mesh.get(), 1, "image", {Argument::field(cf), Argument::field(out)}) == "");
   CHECK(out == std::vector<double>{-7, 5, 13, -7, -7});
 }
+
+TEST_CASE("traffic tracking counts each element read or written once", "[interpreter][program]") {
+  // out(e,k) = vn(e,k) + cf(E2C[e,0],k) on edges [0,5) and levels [1,3) of 3: E2C's first slot
+  // gives cells 0,0,1,2,1, so cf is read at 3 cells per level, twice at cells 0 and 1.
+  TestModule module(withDecls(R"(
+    stn.program @touch(%vn: !stn.field<Edge x K x f64> {stn.name = "vn"},
+                       %cf: !stn.field<Cell x K x f32> {stn.name = "cf"},
+                       %out: !stn.field<Edge x K x f64> {stn.intent = 1 : i32, stn.name = "out"},
+                       %s: f64 {stn.name = "s"}) {
+      %c0 = arith.constant 0 : i32
+      %c1 = arith.constant 1 : i32
+      %c3 = arith.constant 3 : i32
+      %c5 = arith.constant 5 : i32
+      %t = stn.apply on Edge[%c0 : %c5] K[%c1 : %c3] -> !stn.temp<Edge x K x f64> {
+      ^bb0(%p: !stn.point<Edge>):
+        %v = stn.load %vn[%p, k] : !stn.field<Edge x K x f64>
+        %i0 = arith.constant 0 : index
+        %c = stn.neighbor %p through @E2C [%i0] : !stn.point<Edge> -> !stn.point<Cell>
+        %w = stn.load %cf[%c, k] : !stn.field<Cell x K x f32>
+        %wd = arith.extf %w : f32 to f64
+        %r = arith.addf %v, %wd : f64
+        stn.yield %r : f64
+      }
+      stn.store %t to %out on Edge[%c0 : %c5] K[%c1 : %c3]
+          : !stn.temp<Edge x K x f64> to !stn.field<Edge x K x f64>
+      stn.return
+    }
+  )"));
+  TestMesh mesh = smallMesh();
+  std::vector<double> vn(15, 1.0), out(15, 0.0);
+  std::vector<float> cf(9, 2.0f);
+  std::vector<Argument> args = {Argument::field(vn), Argument::field(cf), Argument::field(out),
+                                Argument::real(1.0)};
+  fusec::Interpreter interpreter(module.get(), mesh.get(), 3);
+  std::string error;
+
+  REQUIRE(mlir::succeeded(interpreter.run("touch", args, error)));
+  CHECK(interpreter.lastTraffic().empty());
+
+  interpreter.setTrafficTracking(true);
+  REQUIRE(mlir::succeeded(interpreter.run("touch", args, error)));
+  llvm::ArrayRef<fusec::FieldTraffic> traffic = interpreter.lastTraffic();
+  REQUIRE(traffic.size() == 4);
+  CHECK(traffic[0].elementsRead == 10);
+  CHECK(traffic[0].elementsWritten == 0);
+  CHECK(traffic[1].elementsRead == 6);
+  CHECK(traffic[1].bytes() == 6 * 4);
+  CHECK(traffic[2].elementsRead == 0);
+  CHECK(traffic[2].elementsWritten == 10);
+  CHECK(traffic[2].bytes() == 10 * 8);
+  CHECK(traffic[3].bytes() == 0);
+  CHECK(out[5] == 3.0);
+  CHECK(out[0] == 0.0);
+}

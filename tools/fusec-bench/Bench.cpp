@@ -121,9 +121,11 @@ void Comparison::measureCopy() {
 ProgramResult Comparison::runProgram(const ProgramSignature &program) {
   ProgramResult result;
   result.program = program.name;
-  result.compulsoryBytes = compulsoryBytes(program, session.grid(), session.levels());
   progress.advance(program.name + ": inputs and reference");
   Result<PreparedProgram> prepared = session.prepare(program);
+  // What the reference run touched; the whole fields where it could not run.
+  result.compulsoryBytes = prepared ? prepared->compulsoryBytes
+                                    : compulsoryBytes(program, session.grid(), session.levels());
   if (!prepared) {
     result.error = prepared.error();
     for (size_t i = 0; i < variants.size(); ++i)

@@ -478,8 +478,13 @@ Result<PreparedProgram> BenchSession::prepare(const ProgramSignature &program) {
 
   prepared.reference = prepared.inputs;
   InterpreterRunner oracleRunner(*oracle, program.name);
-  if (Status status = oracleRunner.runOnce(prepared.reference, options.steps); !status)
-    return Status::failure("reference run: " + status.message());
+  oracle->setTrafficTracking(true);
+  Status referenceRun = oracleRunner.runOnce(prepared.reference, options.steps);
+  oracle->setTrafficTracking(false);
+  if (!referenceRun)
+    return Status::failure("reference run: " + referenceRun.message());
+  for (const FieldTraffic &field : oracle->lastTraffic())
+    prepared.compulsoryBytes += field.bytes();
   saveArguments(program, "reference", prepared.reference, /*outputsOnly=*/true);
   return prepared;
 }

@@ -55,6 +55,8 @@ struct PreparedProgram {
   std::vector<ArgumentValue> inputs;
   std::vector<ArgumentValue> reference;
   std::string inputsNote; // with an input directory: how many arguments came from it
+  /// Bytes of the field arguments the reference run read and wrote, each element once.
+  uint64_t compulsoryBytes = 0;
 };
 
 class BenchSession {
