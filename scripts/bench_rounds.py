@@ -38,6 +38,8 @@ def run_once(args, threads, inputs, json_path):
                "--inputs", inputs, "--pipelines", args.pipelines, "--programs", args.programs,
                "--repeat", str(args.repeat), "--backend", args.backend, "--layout", args.layout,
                "--json", json_path]
+    if args.evict_caches:  # only then: builds older than the option lack it (compare_builds.py)
+        command += ["--evict-caches", str(args.evict_caches)]
     env = dict(os.environ, OMP_NUM_THREADS=str(threads))
     result = subprocess.run(command, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
                             env=env)
@@ -74,6 +76,8 @@ def add_run_arguments(parser, threads="1,2"):
     parser.add_argument("--inputs", default="random,realistic")
     parser.add_argument("--rounds", type=int, default=3)
     parser.add_argument("--repeat", type=int, default=7)
+    parser.add_argument("--evict-caches", type=int, default=0, metavar="MIB",
+                        help="MiB written before every run (fusec-bench --evict-caches)")
 
 
 def main():
