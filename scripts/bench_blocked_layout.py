@@ -19,7 +19,7 @@ import subprocess
 import sys
 import tempfile
 
-from bench_rounds import DIFFUSION_PROGRAMS
+from bench_rounds import DIFFUSION_PROGRAMS, cells_of
 
 
 def run(bench, source, layout, threads, args, json_path):
@@ -36,12 +36,6 @@ def run(bench, source, layout, threads, args, json_path):
         return json.load(handle)["metrics"]
 
 
-def grid_cells(grid):
-    """Cells of a global rNbK grid: 20 * N^2 * 4^K."""
-    n, k = grid[1:].split("b")
-    return 20 * int(n) ** 2 * 4 ** int(k)
-
-
 def build_copy_baseline(scratch):
     compiler = os.environ.get("CXX", shutil.which("c++") or "c++")
     source = os.path.join(os.path.dirname(os.path.abspath(__file__)), "layout_copy.cpp")
@@ -54,7 +48,7 @@ def build_copy_baseline(scratch):
 def copy_baseline(binary, args, threads, k_range, nproma):
     """(flat us, blocked us) of the hand-written copy over levels k_range."""
     environment = dict(os.environ, OMP_NUM_THREADS=str(threads))
-    result = subprocess.run([binary, str(grid_cells(args.grid)), str(args.nlev), str(k_range[0]),
+    result = subprocess.run([binary, str(cells_of(args.grid)), str(args.nlev), str(k_range[0]),
                              str(k_range[1]), str(nproma), str(args.repeat * 3),
                              str(args.evict_caches)],
                             env=environment, capture_output=True, text=True, check=True)
@@ -76,8 +70,8 @@ def main():
     parser.add_argument("--evict-caches", type=int, default=0, metavar="MIB")
     parser.add_argument("--copy-baseline", action="store_true")
     args = parser.parse_args()
-    if args.copy_baseline and not args.grid.startswith("r"):
-        sys.exit("bench_blocked_layout: --copy-baseline needs a global rNbK grid")
+    if args.copy_baseline:
+        cells_of(args.grid)  # a global grid, checked before anything runs
     level_ranges = {"bottom two levels": (args.nlev - 2, args.nlev), "all levels": (0, args.nlev)}
     copies = collections.defaultdict(list)       # (levels, threads, nproma) -> [(flat, blocked)]
 

@@ -16,6 +16,7 @@ in the same run), and writes the table as Markdown and every round as JSON.
 import argparse
 import json
 import os
+import re
 import statistics
 import subprocess
 import sys
@@ -47,6 +48,15 @@ def run_once(args, threads, inputs, json_path):
         sys.exit(f"bench_rounds: fusec-bench failed ({threads} threads, {inputs}):\n{result.stdout}")
     with open(json_path) as f:
         return json.load(f)
+
+
+def cells_of(grid):
+    """Cells of a global rNbK grid, 20 * N^2 * 4^K; exits on any other grid."""
+    match = re.match(r"^r(\d+)b(\d+)$", grid)
+    if not match:
+        sys.exit(f"{os.path.basename(sys.argv[0])}: --grid must be a global rNbK grid, not {grid}")
+    n, k = int(match.group(1)), int(match.group(2))
+    return 20 * n * n * 4 ** k
 
 
 def spread(values, scale):

@@ -32,20 +32,9 @@ import tempfile
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from bench_rounds import add_program_arguments  # noqa: E402
+from bench_rounds import add_program_arguments, cells_of  # noqa: E402
 
 # Cells of rNbK: 20 n^2 4^k.
-GRID = re.compile(r"^r(\d+)b(\d+)$")
-
-
-def cells_of(grid):
-    match = GRID.match(grid)
-    if not match:
-        sys.exit(f"instructions_per_point: --grid must be a global rNbK grid, not {grid}")
-    n, k = int(match.group(1)), int(match.group(2))
-    return 20 * n * n * 4 ** k
-
-
 KERNEL = re.compile(r"^static void (\w+)\(", re.MULTILINE)
 
 
