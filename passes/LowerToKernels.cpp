@@ -35,6 +35,15 @@ bool touches(Operation *op, Value value) {
   return found;
 }
 
+/// True when the two domains share no point: on one axis one range ends
+/// where the other begins.
+bool disjoint(const Domain &a, const Domain &b) {
+  for (auto [x, y] : {std::pair(a.horizontal, b.horizontal), std::pair(a.vertical, b.vertical)})
+    if (x && y && (sameBound(x->ub, y->lb) || sameBound(y->ub, x->lb)))
+      return true;
+  return false;
+}
+
 /// True when `apply` reads `field` anywhere but the point and level it writes.
 bool readsAwayFromCentre(ApplyOp apply, Value field) {
   bool away = false;
@@ -169,9 +178,16 @@ private:
     Value field = store.getField();
     if (store->getBlock() != apply->getBlock() || readsAwayFromCentre(apply, field))
       return false;
-    for (Operation *op = apply->getNextNode(); op != store; op = op->getNextNode())
+    for (Operation *op = apply->getNextNode(); op != store; op = op->getNextNode()) {
+      // Another store of the same values, or of anything to points this store
+      // does not write (`none`'s boxes from stn-split-where), may come first.
+      if (auto other = dyn_cast<StoreOp>(op); other && other.getField() == field &&
+          (other.getValue() == store.getValue() ||
+           disjoint(getDomain(other), getDomain(store))))
+        continue;
       if (touches(op, field))
         return false;
+    }
     Domain domain = getDomain(store);
     for (std::optional<IndexRange> range : {domain.horizontal, domain.vertical})
       if (range && (failed(hoistAbove(range->lb, apply)) || failed(hoistAbove(range->ub, apply))))

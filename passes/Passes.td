@@ -615,4 +615,62 @@ def UniformIf : Pass<"stn-uniform-if", "::mlir::ModuleOp"> {
   let dependentDialects = ["::mlir::scf::SCFDialect"];
 }
 
+def SplitWhere : Pass<"stn-split-where", "::mlir::ModuleOp"> {
+  let summary = "Computes each side of a `where` only where it is taken (ICON's loops)";
+  let description = [{
+    ICON's OpenACC code runs the branches of its diffusion as separate loops:
+    under an `IF` on a namelist switch (`l_limited_area`, `l_zdiffu_t`), over
+    the index range of a grid zone, over the levels of the damping layer. The
+    stencils select per point with `where`, as ICON4Py writes them; with one
+    kernel per stencil (`none`) every side is computed everywhere and a
+    select kernel picks. This pass, part of `none` and run before domain
+    inference, turns such selections into ICON's loops:
+
+    - a selection (an application that only reads at its own point and level
+      and selects) on a uniform condition becomes a program-level `scf.if`,
+      with the selection and everything after it that depends on it in both
+      branches, the condition known in each;
+    - a selection stored into fields, on conditions on the index of the point
+      or on the level against uniform bounds, becomes stores over the boxes
+      where each side is taken (horizontal conditions split first); a side
+      that is the stored field itself, unchanged, is not stored at all, and a
+      side that is another application's result is stored directly from it;
+    - a selection that only forwards another temporary is replaced by it;
+    - applications whose every use lies in one branch move into it.
+
+    `stn-infer-domains` then computes every application only on the boxes
+    its uses need. Selections whose conditions read fields are left alone.
+
+    Before:
+    ```mlir
+    %n4 = stn.apply on Edge -> !stn.temp<Edge x K x f64> { ... }
+    %glb = stn.apply on Edge -> !stn.temp<Edge x K x f64> { ... %n4 ... }
+    %r = stn.apply on Edge[%lo : %hi] K[%c0 : %n] -> !stn.temp<Edge x K x f64> {
+    ^bb0(%e: !stn.point<Edge>):
+      %i = stn.index %e : !stn.point<Edge>
+      %inner = arith.cmpi sge, %i, %start : i32
+      %g = stn.load %glb[%e, k] : !stn.temp<Edge x K x f64>
+      %v = stn.load %vn[%e, k] : !stn.field<Edge x K x f64>
+      %s = arith.select %inner, %g, %v : f64
+      stn.yield %s : f64
+    }
+    stn.store %r to %vn on Edge[%lo : %hi] K[%c0 : %n] : ...
+    ```
+    After (`vn = vn` on `[lo, start)` is no store at all):
+    ```mlir
+    %m = arith.maxsi %start, %lo : i32
+    %cut = arith.minsi %m, %hi : i32
+    %n4 = stn.apply on Edge -> !stn.temp<Edge x K x f64> { ... }
+    %glb = stn.apply on Edge -> !stn.temp<Edge x K x f64> { ... %n4 ... }
+    stn.store %glb to %vn on Edge[%cut : %hi] K[%c0 : %n] : ...
+    ```
+  }];
+  let statistics = [
+    Statistic<"numUnswitched", "unswitched", "Selections split on a uniform condition">,
+    Statistic<"numStores", "stores", "Stores over the boxes where a side is taken">,
+    Statistic<"numSunk", "sunk", "Applications moved into the one branch that uses them">,
+  ];
+  let dependentDialects = ["::mlir::arith::ArithDialect", "::mlir::scf::SCFDialect"];
+}
+
 #endif // FUSEC_PASSES_TD

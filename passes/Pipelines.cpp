@@ -18,14 +18,18 @@ namespace fusec {
 
 namespace {
 
-/// A named pipeline: what `-O <name>` runs after domain inference.
+/// A named pipeline: what `-O <name>` runs before domain inference (when it
+/// starts the pipeline) and after it.
 struct NamedPipeline {
   llvm::StringLiteral name;
   llvm::StringLiteral description;
   void (*build)(OpPassManager &);
+  void (*buildBeforeInference)(OpPassManager &) = nullptr;
 };
 
 void buildNone(OpPassManager &) {}
+
+void buildNoneBeforeInference(OpPassManager &pm) { pm.addPass(createSplitWhere()); }
 
 void buildFuseAll(OpPassManager &pm) {
   pm.addPass(createRemoveRedundantArrays());
@@ -39,7 +43,10 @@ void buildFuseAll(OpPassManager &pm) {
 }
 
 const NamedPipeline kNamedPipelines[] = {
-    {"none", "one kernel per stencil application: ICON's OpenACC loop structure", buildNone},
+    {"none",
+     "one kernel per stencil application, each side of a 'where' only where it is taken: "
+     "ICON's OpenACC loop structure",
+     buildNone, buildNoneBeforeInference},
     {"fuse-all",
      "redundant-array removal, map fusion with recomputation, vertical merging, branches on "
      "uniform conditions",
@@ -61,7 +68,7 @@ std::string describeValidPipelines() {
   for (llvm::StringRef pass :
        {"stn-map-fusion{recompute=true bytes-weight=8 gather-weight=2}", "stn-merge-vertical",
         "stn-remove-redundant-arrays", "stn-k-blocking{block=4 stencils=<regex>}",
-        "stn-uniform-if",
+        "stn-uniform-if", "stn-split-where (before inference: first in the list)",
         "canonicalize", "cse"})
     text += " " + pass.str();
   return text;
@@ -92,6 +99,17 @@ void setOptimisationTarget(ModuleOp module, ConfigTarget target) {
 
 LogicalResult buildOptimisationPipeline(OpPassManager &pm, llvm::StringRef spec,
                                         std::string &error) {
+  llvm::SmallVector<llvm::StringRef> elements = splitPipelineElements(spec);
+  // Passes that need the frontend's form (domains not yet inferred) come first.
+  if (const NamedPipeline *first = findNamedPipeline(elements.front()))
+    if (first->buildBeforeInference)
+      first->buildBeforeInference(pm);
+  while (elements.front() == "stn-split-where") {
+    pm.addPass(createSplitWhere());
+    elements.erase(elements.begin());
+    if (elements.empty())
+      elements.push_back("");
+  }
   pm.addPass(createInferDomains());
   // Named pipelines may start or extend a list (`fuse-all,stn-k-blocking`);
   // the passes between them go to MLIR's pipeline parser.
@@ -108,7 +126,9 @@ LogicalResult buildOptimisationPipeline(OpPassManager &pm, llvm::StringRef spec,
     passes.clear();
     return success();
   };
-  for (llvm::StringRef element : splitPipelineElements(spec)) {
+  for (llvm::StringRef element : elements) {
+    if (element.empty())
+      continue;
     const NamedPipeline *named = findNamedPipeline(element);
     if (!named) {
       passes += (passes.empty() ? "" : ",") + element.str();
@@ -243,6 +263,8 @@ void registerFusecPasses() {
   for (const NamedPipeline &pipeline : kNamedPipelines)
     PassPipelineRegistration<>(("stn-pipeline-" + pipeline.name).str(), pipeline.description,
                                [&pipeline](OpPassManager &pm) {
+                                 if (pipeline.buildBeforeInference)
+                                   pipeline.buildBeforeInference(pm);
                                  pm.addPass(createInferDomains());
                                  pipeline.build(pm);
                                });

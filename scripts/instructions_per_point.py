@@ -35,12 +35,14 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from bench_rounds import add_program_arguments, cells_of  # noqa: E402
 
 # Cells of rNbK: 20 n^2 4^k.
-KERNEL = re.compile(r"^static void (\w+)\(", re.MULTILINE)
+# Kernels and the launch and execute functions around them: GCC may inline a kernel called
+# once into them.
+KERNEL = re.compile(r"^static (?:void|int) (\w+)\(", re.MULTILINE)
 
 
 def emitted_instructions(cachegrind_file, cache_dir):
     """Instructions executed in the kernels of the generated .cpp files in `cache_dir` (their
-    OpenMP-outlined parts and the runtime helpers inlined into them included)."""
+    launch code, OpenMP-outlined parts and the runtime helpers inlined into them included)."""
     kernels = set()
     for name in os.listdir(cache_dir):
         if name.endswith(".cpp"):

@@ -139,7 +139,7 @@ ProgramResult Comparison::runProgram(const ProgramSignature &program) {
   result.variants = session.measure(measured, *prepared, options.warmup, options.repeat);
   for (auto [variant, measuredResult] : llvm::zip_equal(variants, result.variants))
     measuredResult.unchanged =
-        variant->name != "none" && session.unchangedFromNone(*variant, program.name);
+        variant->name != "none" && session.unchangedByPasses(*variant, program.name);
   for (const auto &variant : variants)
     progress.advance(program.name + ": " + variant->name);
   if (program.name == options.stepProgram && session.programs().size() > 1) {

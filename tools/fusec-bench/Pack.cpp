@@ -338,7 +338,7 @@ bool Packer::writeModel(BenchSession &session) {
     os << "  model.variants.push_back({" << cString(variant->name) << ", " << cString(library)
        << ", {";
     for (const ProgramSignature *program : session.programs())
-      if (variant->name != "none" && session.unchangedFromNone(*variant, program->name))
+      if (variant->name != "none" && session.unchangedByPasses(*variant, program->name))
         os << cString(program->name) << ", ";
     os << "}});\n";
   }

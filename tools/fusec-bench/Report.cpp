@@ -212,7 +212,7 @@ void printProgram(const BenchReport &report, const ProgramResult &program, llvm:
     }
     os << "  max rel err " << llvm::left_justify(formatError(variant.maxRelativeError), 8);
     if (unchanged)
-      os << "  (the pipeline changed nothing: same program as none)";
+      os << "  (the pipeline changed nothing: the program as written)";
     if (variant.time.samples > 0)
       os << "  median " << llvm::right_justify(formatSeconds(variant.time.median), 9) << "  min "
          << llvm::right_justify(formatSeconds(variant.time.min), 9) << "  iqr "

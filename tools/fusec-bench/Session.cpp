@@ -266,8 +266,10 @@ bool BenchSession::findCompiler() {
 
 bool BenchSession::compileOracle() {
   oracleModule = selection->clone();
+  // Domain inference alone: the program as written, before any pass, `none`'s
+  // included (it splits `where`s into ICON's loops).
   PipelineConfig unoptimised;
-  unoptimised.defaultPipeline = "none";
+  unoptimised.defaultPipeline = "";
   std::string error;
   DiagnosticCollector diagnostics(context);
   if (mlir::failed(runPipelines(*oracleModule, unoptimised, /*lower=*/false, error)))
@@ -402,7 +404,7 @@ static std::string programText(mlir::ModuleOp module, const std::string &name) {
   return text;
 }
 
-bool BenchSession::unchangedFromNone(const Variant &variant, const std::string &program) {
+bool BenchSession::unchangedByPasses(const Variant &variant, const std::string &program) {
   if (!variant.module)
     return false;
   mlir::ModuleOp reference = *oracleModule;

@@ -97,8 +97,9 @@ public:
   std::vector<VariantResult> measure(llvm::ArrayRef<Variant *> variants,
                                      const PreparedProgram &program, unsigned warmup,
                                      unsigned repeat);
-  /// Whether `variant` compiles `program` exactly as `-O none` does (same IR).
-  bool unchangedFromNone(const Variant &variant, const std::string &program);
+  /// Whether `variant` left `program` as written (the same IR as the oracle:
+  /// domain inference and lowering, no pass).
+  bool unchangedByPasses(const Variant &variant, const std::string &program);
   /// Whether a --save-outputs directory could not be written.
   bool savingFailed() const { return saveFailed; }
   /// Writes the --save-outputs manifest (when saving).
