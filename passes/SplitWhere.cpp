@@ -191,8 +191,10 @@ struct SplitWhereImpl {
       OpBuilder builder(apply);
       builder.setInsertionPointAfter(apply);
       auto version = cast<ApplyOp>(builder.clone(*apply));
+      created.clear();
       splitOnRanges(version, domainOf(apply), *targets, anchor ? anchor : apply.getOperation());
       eraseWithStores(apply);
+      joinStores();
       return true;
     }
     if (!targets && !apply.isDomainInferred())
@@ -463,9 +465,59 @@ private:
       Value stored = forwardedTemp(value, apply, apply.getResult(result).getType());
       if (!stored)
         stored = apply.getResult(result);
-      builder.create<StoreOp>(apply.getLoc(), stored, field, box.horizontal.lb, box.horizontal.ub,
-                              box.vertical.lb, box.vertical.ub);
+      created.push_back(builder.create<StoreOp>(apply.getLoc(), stored, field, box.horizontal.lb,
+                                                box.horizontal.ub, box.vertical.lb,
+                                                box.vertical.ub));
       ++boxes;
+    }
+  }
+
+  /// The box two boxes form together, when they do: the same range on one
+  /// axis, one ending where the other begins on the other.
+  static std::optional<Box> join(const Domain &a, const Domain &b) {
+    auto adjacent = [](const IndexRange &x, const IndexRange &y) -> std::optional<IndexRange> {
+      if (sameBound(x.ub, y.lb))
+        return IndexRange{x.lb, y.ub};
+      if (sameBound(y.ub, x.lb))
+        return IndexRange{y.lb, x.ub};
+      return std::nullopt;
+    };
+    if (*a.horizontal == *b.horizontal)
+      if (std::optional<IndexRange> vertical = adjacent(*a.vertical, *b.vertical))
+        return Box{*a.horizontal, *vertical};
+    if (*a.vertical == *b.vertical)
+      if (std::optional<IndexRange> horizontal = adjacent(*a.horizontal, *b.horizontal))
+        return Box{*horizontal, *a.vertical};
+    return std::nullopt;
+  }
+
+  /// Stores one split made of the same temporary into the same field over
+  /// boxes that form a box together become one store, so its kernel writes
+  /// under fewer conditions. The split's boxes are disjoint and nothing in
+  /// between reads the field there, so the earlier store may wait for the
+  /// later one.
+  void joinStores() {
+    for (bool joined = true; joined;) {
+      joined = false;
+      for (size_t i = 0; i < created.size() && !joined; ++i)
+        for (size_t j = i + 1; j < created.size() && !joined; ++j) {
+          StoreOp first = created[i], second = created[j];
+          if (first.getValue() != second.getValue() || first.getField() != second.getField())
+            continue;
+          std::optional<Box> box = join(getDomain(first), getDomain(second));
+          if (!box)
+            continue;
+          OpBuilder builder(second);
+          created[j] = builder.create<StoreOp>(second.getLoc(), second.getValue(),
+                                               second.getField(), box->horizontal.lb,
+                                               box->horizontal.ub, box->vertical.lb,
+                                               box->vertical.ub);
+          second.erase();
+          first.erase();
+          created.erase(created.begin() + i);
+          --boxes;
+          joined = true;
+        }
     }
   }
 
@@ -528,6 +580,7 @@ private:
     Value value;
   };
   SmallVector<Cut> cuts;
+  SmallVector<StoreOp> created; // by the split under way
 };
 
 struct SplitWherePass : public fusec::impl::SplitWhereBase<SplitWherePass> {
