@@ -44,7 +44,10 @@ def LowerToKernels : Pass<"stn-lower-to-kernels", "::mlir::ModuleOp"> {
   let description = [{
     Each `stn.apply` becomes one `stn.kernel` over its domain. Results stored
     into fields are written in the kernel (under a level/index predicate when
-    the store covers less than the application's domain). Temporaries still
+    the store covers less than the application's domain) unless something
+    between the application and the store touches the field; another store
+    of the same values, or one over a box this store's box ends where it
+    begins (`stn-split-where`'s boxes), does not count. Temporaries still
     read by other applications are materialised into program-local buffers
     (`stn.alloc`). When an application reads a field it also writes anywhere
     but at the point and level being written, its results go through a buffer
@@ -635,8 +638,11 @@ def SplitWhere : Pass<"stn-split-where", "::mlir::ModuleOp"> {
       where each side is taken (horizontal conditions split first); a side
       that is the stored field itself, unchanged, is not stored at all, and a
       side that is another application's result is stored directly from it;
+    - stores of one temporary over boxes that together form a box become one
+      store (its kernel then writes without conditions);
     - a selection that only forwards another temporary is replaced by it;
-    - applications whose every use lies in one branch move into it.
+    - applications used only inside a branch move into it: into the side that
+      uses them, or a copy into each side when both do (one of them runs).
 
     `stn-infer-domains` then computes every application only on the boxes
     its uses need. Selections whose conditions read fields are left alone.

@@ -138,6 +138,39 @@ stn.program @store_after_reader(%a: !stn.field<Cell x K x f64> {stn.intent = 2 :
 
 // -----
 
+// stn-split-where's boxes: a store of other values over levels this store's
+// levels end where they begin, and a second store of the same values, may come
+// between an application and its store; both stores are written in the kernel,
+// each under its level range, and no copy is made.
+// CHECK-LABEL: stn.program @disjoint_boxes
+// CHECK:      kernel "nabla4"
+// CHECK:        stn.write {{.*}} to %w
+// CHECK:        stn.write {{.*}} to %w
+// CHECK:      kernel "sponge"
+// CHECK:        stn.write {{.*}} to %w
+// CHECK-NOT:  copy_to
+stn.program @disjoint_boxes(%x: !stn.field<Cell x K x f64> {stn.name = "x"},
+    %w: !stn.field<Cell x K x f64> {stn.intent = 1 : i32, stn.name = "w"},
+    %lo: i32, %hi: i32, %k0: i32, %k1: i32, %k2: i32, %k3: i32) {
+  %t = stn.apply on Cell[%lo : %hi] K[%k0 : %k3] -> !stn.temp<Cell x K x f64> {
+  ^bb0(%p: !stn.point<Cell>):
+    %v = stn.load %x[%p, k] : !stn.field<Cell x K x f64>
+    stn.yield %v : f64
+  } attributes {name = "nabla4"}
+  %u = stn.apply on Cell[%lo : %hi] K[%k1 : %k2] -> !stn.temp<Cell x K x f64> {
+  ^bb0(%p: !stn.point<Cell>):
+    %v = stn.load %t[%p, k] : !stn.temp<Cell x K x f64>
+    %d = arith.addf %v, %v : f64
+    stn.yield %d : f64
+  } attributes {name = "sponge"}
+  stn.store %u to %w on Cell[%lo : %hi] K[%k1 : %k2] : !stn.temp<Cell x K x f64> to !stn.field<Cell x K x f64>
+  stn.store %t to %w on Cell[%lo : %hi] K[%k0 : %k1] : !stn.temp<Cell x K x f64> to !stn.field<Cell x K x f64>
+  stn.store %t to %w on Cell[%lo : %hi] K[%k2 : %k3] : !stn.temp<Cell x K x f64> to !stn.field<Cell x K x f64>
+  stn.return
+}
+
+// -----
+
 // On the C++ target a kernel that reads at data-dependent levels walks all
 // levels of its points in one work item (kblock 1024); one with a kblock of
 // its own keeps it, and so does every kernel on the CUDA target (next case).

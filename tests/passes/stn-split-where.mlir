@@ -268,3 +268,53 @@ stn.program @untouched(%x: !stn.field<Cell x K x f64> {stn.name = "x"},
   stn.store %by_data to %u on Cell[%lo : %hi] K[%c0 : %n] : !stn.temp<Cell x K x f64> to !stn.field<Cell x K x f64>
   stn.return
 }
+
+// -----
+
+// The turbulence gradients' shape: one result selects on the interior of the
+// index range, another on the levels above the ground. The split cuts the
+// gradient's stores into four boxes that together cover the levels from 1 on
+// at every point: they are one store.
+// CHECK-LABEL: stn.program @joined
+// CHECK:      %[[GRAD:.*]] = apply on Cell ->
+// CHECK:      } attributes {name = "grad"}
+// CHECK:      %[[KLB:.*]] = arith.minsi %c1{{.*}}, %[[N:.*]] : i32
+// CHECK-NOT:  store %[[GRAD]] to
+// CHECK:      store %[[GRAD]] to %dwdx on Cell[%lo : %hi] K[%[[KLB]] : %[[N]]]
+// CHECK-NOT:  store %[[GRAD]] to
+// CHECK:      return
+// expected-remark @+1 {{'joined' selects by index, level or a uniform condition}}
+stn.program @joined(%x: !stn.field<Cell x K x f64> {stn.name = "x"},
+    %w: !stn.field<Cell x K x f64> {stn.intent = 1 : i32, stn.name = "w"},
+    %dwdx: !stn.field<Cell x K x f64> {stn.intent = 2 : i32, stn.name = "dwdx"},
+    %first: i32 {stn.name = "first"}, %last: i32 {stn.name = "last"},
+    %lo: i32 {stn.name = "lo"}, %hi: i32 {stn.name = "hi"}) {
+  %n = stn.nlev : i32
+  %c0 = arith.constant 0 : i32
+  %grad = stn.apply on Cell -> !stn.temp<Cell x K x f64> {
+  ^bb0(%c: !stn.point<Cell>):
+    %a = stn.load %x[%c, k] : !stn.field<Cell x K x f64>
+    %r = arith.addf %a, %a : f64
+    stn.yield %r : f64
+  } attributes {name = "grad"}
+  %sel:2 = stn.apply on Cell[%lo : %hi] K[%c0 : %n] -> !stn.temp<Cell x K x f64>, !stn.temp<Cell x K x f64> {
+  ^bb0(%c: !stn.point<Cell>):
+    %i = stn.index %c : !stn.point<Cell>
+    %after = arith.cmpi sle, %first, %i : i32
+    %before = arith.cmpi slt, %i, %last : i32
+    %interior = arith.andi %after, %before : i1
+    %k = stn.level
+    %zero = arith.constant 0 : i32
+    %above = arith.cmpi sgt, %k, %zero : i32
+    %a = stn.load %x[%c, k] : !stn.field<Cell x K x f64>
+    %m = arith.mulf %a, %a : f64
+    %ww = arith.select %interior, %m, %a : f64
+    %g = stn.load %grad[%c, k] : !stn.temp<Cell x K x f64>
+    %d = stn.load %dwdx[%c, k] : !stn.field<Cell x K x f64>
+    %dd = arith.select %above, %g, %d : f64
+    stn.yield %ww, %dd : f64, f64
+  } attributes {name = "joined"}
+  stn.store %sel#0 to %w on Cell[%lo : %hi] K[%c0 : %n] : !stn.temp<Cell x K x f64> to !stn.field<Cell x K x f64>
+  stn.store %sel#1 to %dwdx on Cell[%lo : %hi] K[%c0 : %n] : !stn.temp<Cell x K x f64> to !stn.field<Cell x K x f64>
+  stn.return
+}
