@@ -68,6 +68,19 @@ bool isUniformIn(Value value, Operation *root, llvm::DenseMap<Value, bool> &know
   return uniform;
 }
 
+Value cloneUniformComputation(OpBuilder &builder, Value value, Operation *root,
+                              IRMapping &mapping) {
+  if (Value known = mapping.lookupOrNull(value))
+    return known;
+  Operation *definition = value.getDefiningOp();
+  if (!definition || !root->isProperAncestor(definition))
+    return value;
+  for (Value operand : definition->getOperands())
+    cloneUniformComputation(builder, operand, root, mapping);
+  Operation *clone = builder.clone(*definition, mapping);
+  return clone->getResult(cast<OpResult>(value).getResultNumber());
+}
+
 int64_t multiplicity(Operation *op, Operation *root) {
   int64_t count = 1;
   for (auto reduce = op->getParentOfType<ReduceOp>(); reduce && root->isAncestor(reduce);

@@ -8,6 +8,7 @@
 #include "llvm/ADT/DenseMap.h"
 
 #include "mlir/IR/Builders.h"
+#include "mlir/IR/IRMapping.h"
 
 namespace fusec {
 
@@ -28,6 +29,13 @@ mlir::Value inlineProducer(mlir::OpBuilder &builder, stn::ApplyOp producer,
 /// `known` memoises the answers.
 bool isUniformIn(mlir::Value value, mlir::Operation *root,
                  llvm::DenseMap<mlir::Value, bool> &known);
+
+/// Clones the computation of `value`, uniform in `root` (an application or a
+/// kernel), at the builder's insertion point: the operations of `root` it
+/// depends on, each once (`mapping` remembers them). Values defined outside
+/// `root` are used as they are.
+mlir::Value cloneUniformComputation(mlir::OpBuilder &builder, mlir::Value value,
+                                    mlir::Operation *root, mlir::IRMapping &mapping);
 
 /// How often `op` runs per point of `root` (an application or a kernel): the
 /// product of the neighbour counts of the folds between them.

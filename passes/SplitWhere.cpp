@@ -282,16 +282,8 @@ private:
 
   /// Clones the uniform computation of `value` in `apply` before `anchor`.
   static Value hoist(Value value, ApplyOp apply, Operation *anchor, IRMapping &mapping) {
-    if (Value known = mapping.lookupOrNull(value))
-      return known;
-    Operation *def = value.getDefiningOp();
-    if (!def || !apply->isProperAncestor(def))
-      return value;
-    for (Value operand : def->getOperands())
-      hoist(operand, apply, anchor, mapping);
     OpBuilder builder(anchor);
-    Operation *clone = builder.clone(*def, mapping);
-    return clone->getResult(cast<OpResult>(value).getResultNumber());
+    return cloneUniformComputation(builder, value, apply, mapping);
   }
 
   /// Puts `apply` and everything after it that depends on it into a branch on
@@ -430,7 +422,7 @@ private:
   }
 
   /// The temporary `value` forwards unchanged (a load of it at the point).
-  static Value forwardedTemp(Value value, ApplyOp apply, Type type) {
+  static Value forwardedTemp(Value value, Type type) {
     auto load = value.getDefiningOp<LoadOp>();
     if (!load || !isa<TempType>(load.getField().getType()) || load.getField().getType() != type)
       return Value();
@@ -444,7 +436,7 @@ private:
       Value value = yield.getOperand(result);
       auto load = value.getDefiningOp<LoadOp>();
       if ((load && load.getField() == field) ||
-          forwardedTemp(value, apply, apply.getResult(result).getType()))
+          forwardedTemp(value, apply.getResult(result).getType()))
         return true;
     }
     return false;
@@ -462,7 +454,7 @@ private:
       auto load = value.getDefiningOp<LoadOp>();
       if (load && load.getField() == field)
         continue;
-      Value stored = forwardedTemp(value, apply, apply.getResult(result).getType());
+      Value stored = forwardedTemp(value, apply.getResult(result).getType());
       if (!stored)
         stored = apply.getResult(result);
       created.push_back(builder.create<StoreOp>(apply.getLoc(), stored, field, box.horizontal.lb,
@@ -560,7 +552,7 @@ private:
     YieldOp yield = apply.getYield();
     SmallVector<Value> temps;
     for (auto [index, value] : llvm::enumerate(yield.getOperands())) {
-      Value temp = forwardedTemp(value, apply, apply.getResult(index).getType());
+      Value temp = forwardedTemp(value, apply.getResult(index).getType());
       if (!temp)
         return false;
       temps.push_back(temp);

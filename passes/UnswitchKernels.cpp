@@ -32,20 +32,6 @@ scf::IfOp firstUniformBranch(KernelOp kernel) {
   return found;
 }
 
-/// Clones the computation of uniform `value` (the kernel's operations it
-/// depends on) before the kernel and returns the clone's value.
-Value hoistUniform(OpBuilder &builder, Value value, KernelOp kernel, IRMapping &mapping) {
-  if (Value known = mapping.lookupOrNull(value))
-    return known;
-  Operation *definition = value.getDefiningOp();
-  if (!definition || !kernel->isProperAncestor(definition))
-    return value;
-  for (Value operand : definition->getOperands())
-    hoistUniform(builder, operand, kernel, mapping);
-  Operation *clone = builder.clone(*definition, mapping);
-  return clone->getResult(cast<OpResult>(value).getResultNumber());
-}
-
 /// Replaces every branch of `kernel` on `condition` by the side it takes when
 /// the condition is `taken`.
 void resolveBranches(KernelOp kernel, Value condition, bool taken) {
@@ -102,7 +88,7 @@ struct UnswitchKernelsPass : public fusec::impl::UnswitchKernelsBase<UnswitchKer
     std::string described = describeCondition(condition);
     OpBuilder builder(kernel);
     IRMapping hoisted;
-    Value outside = hoistUniform(builder, condition, kernel, hoisted);
+    Value outside = cloneUniformComputation(builder, condition, kernel, hoisted);
     auto versions = builder.create<scf::IfOp>(kernel.getLoc(), TypeRange(), outside,
                                               /*withElseRegion=*/true);
     std::string name = kernel.getName().str();
