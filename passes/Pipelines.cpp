@@ -100,15 +100,15 @@ void setOptimisationTarget(ModuleOp module, ConfigTarget target) {
 LogicalResult buildOptimisationPipeline(OpPassManager &pm, llvm::StringRef spec,
                                         std::string &error) {
   llvm::SmallVector<llvm::StringRef> elements = splitPipelineElements(spec);
-  // Passes that need the frontend's form (domains not yet inferred) come first.
-  if (const NamedPipeline *first = findNamedPipeline(elements.front()))
-    if (first->buildBeforeInference)
-      first->buildBeforeInference(pm);
-  while (elements.front() == "stn-split-where") {
+  // What needs the frontend's form (no domain inferred yet) comes first: a
+  // leading named pipeline's own part, or a leading `stn-split-where`.
+  size_t inferred = 0;
+  if (const NamedPipeline *first = findNamedPipeline(elements.front());
+      first && first->buildBeforeInference) {
+    first->buildBeforeInference(pm);
+  } else if (elements.front() == "stn-split-where") {
     pm.addPass(createSplitWhere());
-    elements.erase(elements.begin());
-    if (elements.empty())
-      elements.push_back("");
+    inferred = 1;
   }
   pm.addPass(createInferDomains());
   // Named pipelines may start or extend a list (`fuse-all,stn-k-blocking`);
@@ -126,9 +126,7 @@ LogicalResult buildOptimisationPipeline(OpPassManager &pm, llvm::StringRef spec,
     passes.clear();
     return success();
   };
-  for (llvm::StringRef element : elements) {
-    if (element.empty())
-      continue;
+  for (llvm::StringRef element : llvm::drop_begin(elements, inferred)) {
     const NamedPipeline *named = findNamedPipeline(element);
     if (!named) {
       passes += (passes.empty() ? "" : ",") + element.str();
