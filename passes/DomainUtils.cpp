@@ -41,6 +41,13 @@ bool sameDomain(const Domain &a, const Domain &b) {
   return sameRange(a.horizontal, b.horizontal) && sameRange(a.vertical, b.vertical);
 }
 
+bool disjointDomains(const Domain &a, const Domain &b) {
+  for (auto [x, y] : {std::pair(a.horizontal, b.horizontal), std::pair(a.vertical, b.vertical)})
+    if (x && y && (sameBound(x->ub, y->lb) || sameBound(y->ub, x->lb)))
+      return true;
+  return false;
+}
+
 namespace {
 
 /// An i32 bound as `constant + sum(coefficient * term)`. Terms are the

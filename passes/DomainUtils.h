@@ -44,6 +44,10 @@ bool sameRange(const std::optional<IndexRange> &a, const std::optional<IndexRang
 /// The same horizontal and vertical ranges (by value).
 bool sameDomain(const Domain &a, const Domain &b);
 
+/// True when the two domains provably share no point: on one axis one range
+/// ends where the other begins.
+bool disjointDomains(const Domain &a, const Domain &b);
+
 /// Builds i32 index arithmetic at program level, folding constants.
 class BoundsBuilder {
 public:

@@ -35,15 +35,6 @@ bool touches(Operation *op, Value value) {
   return found;
 }
 
-/// True when the two domains share no point: on one axis one range ends
-/// where the other begins.
-bool disjoint(const Domain &a, const Domain &b) {
-  for (auto [x, y] : {std::pair(a.horizontal, b.horizontal), std::pair(a.vertical, b.vertical)})
-    if (x && y && (sameBound(x->ub, y->lb) || sameBound(y->ub, x->lb)))
-      return true;
-  return false;
-}
-
 /// True when `apply` reads `field` anywhere but the point and level it writes.
 bool readsAwayFromCentre(ApplyOp apply, Value field) {
   bool away = false;
@@ -183,7 +174,7 @@ private:
       // does not write (`none`'s boxes from stn-split-where), may come first.
       if (auto other = dyn_cast<StoreOp>(op); other && other.getField() == field &&
           (other.getValue() == store.getValue() ||
-           disjoint(getDomain(other), getDomain(store))))
+           disjointDomains(getDomain(other), getDomain(store))))
         continue;
       if (touches(op, field))
         return false;

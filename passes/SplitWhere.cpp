@@ -393,7 +393,8 @@ private:
     SmallVector<Value> read = fieldsReadBy(apply);
     for (Operation *op = &block.front(); op != first; op = op->getNextNode())
       if (isa<ExchangeOp>(op) ||
-          llvm::any_of(read, [&](Value field) { return writesField(op, field); })) {
+          (llvm::any_of(read, [&](Value field) { return writesField(op, field); }) &&
+           !writesElsewhere(op, apply, block))) {
         first = &block.front();
         break;
       }
@@ -403,6 +404,33 @@ private:
       result.replaceUsesWithIf(copied, [&](OpOperand &use) {
         return block.findAncestorOpInBlock(*use.getOwner()) != nullptr;
       });
+  }
+
+  /// Whether `op` is a store that writes none of what `apply` reads in
+  /// `block`: `apply` reads that field only at its own point and level, and
+  /// its one store in `block` (hence its domain) ends where `op`'s begins (the
+  /// lateral boundary rows of vn, stored after the nudging zone).
+  static bool writesElsewhere(Operation *op, ApplyOp apply, Block &block) {
+    auto store = dyn_cast<StoreOp>(op);
+    if (!store)
+      return false;
+    bool atCentre = true;
+    apply.walk([&](LoadOp load) {
+      if (load.getField() == store.getField())
+        atCentre &= load.getPoint() == apply.getPoint() && !load.getNbr() &&
+                    !load.getDynOffset() && !load.getLevel() && load.getLevelOffset() == 0;
+    });
+    SmallVector<StoreOp> own;
+    for (Operation *user : apply->getUsers()) {
+      if (!block.findAncestorOpInBlock(*user))
+        continue;
+      auto ownStore = dyn_cast<StoreOp>(user);
+      if (!ownStore || ownStore->getBlock() != &block)
+        return false;
+      own.push_back(ownStore);
+    }
+    return atCentre && own.size() == 1 &&
+           disjointDomains(getDomain(store), getDomain(own.front()));
   }
 
   /// Where `range` cuts `axis` (clamped into it), computed once per anchor.

@@ -318,3 +318,54 @@ stn.program @joined(%x: !stn.field<Cell x K x f64> {stn.name = "x"},
   stn.store %sel#1 to %dwdx on Cell[%lo : %hi] K[%c0 : %n] : !stn.temp<Cell x K x f64> to !stn.field<Cell x K x f64>
   stn.return
 }
+
+// -----
+
+// vn's lateral boundary rows (limited area): both sides read the field they
+// are stored into, at their own point. In the branch, the boundary side goes
+// right before its own store, after the nudging zone's store: that store
+// writes only edges the boundary side neither reads nor writes.
+// CHECK-LABEL: stn.program @reads_target
+// CHECK:      %[[CUT:.*]] = arith.minsi
+// CHECK:      scf.if %lam {
+// CHECK-NEXT:   %[[INNER:.*]] = stn.apply on Edge ->
+// CHECK:        } attributes {name = "nudging"}
+// CHECK-NEXT:   stn.store %[[INNER]] to %vn on Edge[%[[CUT]] : %hi]
+// CHECK-NEXT:   %[[ROWS:.*]] = stn.apply on Edge ->
+// CHECK:        } attributes {name = "boundary"}
+// CHECK-NEXT:   stn.store %[[ROWS]] to %vn on Edge[%lo : %[[CUT]]]
+// CHECK-NEXT: } else {
+// CHECK-NEXT: }
+// CHECK-NEXT: return
+// expected-remark @+1 {{'reads_target' selects by index, level or a uniform condition}}
+stn.program @reads_target(%vn: !stn.field<Edge x K x f64> {stn.intent = 2 : i32, stn.name = "vn"},
+    %start: i32 {stn.name = "start"}, %lam: i1 {stn.name = "lam"},
+    %lo: i32 {stn.name = "lo"}, %hi: i32 {stn.name = "hi"}) {
+  %n = stn.nlev : i32
+  %c0 = arith.constant 0 : i32
+  %boundary = stn.apply on Edge -> !stn.temp<Edge x K x f64> {
+  ^bb0(%e: !stn.point<Edge>):
+    %v = stn.load %vn[%e, k] : !stn.field<Edge x K x f64>
+    %r = arith.addf %v, %v : f64
+    stn.yield %r : f64
+  } attributes {name = "boundary"}
+  %nudging = stn.apply on Edge -> !stn.temp<Edge x K x f64> {
+  ^bb0(%e: !stn.point<Edge>):
+    %v = stn.load %vn[%e, k] : !stn.field<Edge x K x f64>
+    %r = arith.mulf %v, %v : f64
+    stn.yield %r : f64
+  } attributes {name = "nudging"}
+  %sel = stn.apply on Edge[%lo : %hi] K[%c0 : %n] -> !stn.temp<Edge x K x f64> {
+  ^bb0(%e: !stn.point<Edge>):
+    %i = stn.index %e : !stn.point<Edge>
+    %inner = arith.cmpi sge, %i, %start : i32
+    %a = stn.load %nudging[%e, k] : !stn.temp<Edge x K x f64>
+    %b = stn.load %boundary[%e, k] : !stn.temp<Edge x K x f64>
+    %lam_side = arith.select %inner, %a, %b : f64
+    %v = stn.load %vn[%e, k] : !stn.field<Edge x K x f64>
+    %r = arith.select %lam, %lam_side, %v : f64
+    stn.yield %r : f64
+  } attributes {name = "reads_target"}
+  stn.store %sel to %vn on Edge[%lo : %hi] K[%c0 : %n] : !stn.temp<Edge x K x f64> to !stn.field<Edge x K x f64>
+  stn.return
+}
