@@ -90,6 +90,16 @@ int64_t multiplicity(Operation *op, Operation *root) {
   return count;
 }
 
+bool readsAwayFromCentre(ApplyOp apply, Value field) {
+  bool away = false;
+  apply.walk([&](LoadOp load) {
+    if (load.getField() == field &&
+        (load.getPoint() != apply.getPoint() || load.getLevelOffset() != 0 || load.getDynOffset()))
+      away = true;
+  });
+  return away;
+}
+
 SmallVector<Value> fieldsReadBy(Operation *op) {
   SmallVector<Value> fields;
   op->walk([&](LoadOp load) {

@@ -48,6 +48,10 @@ int64_t multiplicity(mlir::Operation *op, mlir::Operation *root);
 std::string interferenceBetween(mlir::Operation *from, mlir::Operation *to,
                                 mlir::Operation *reader);
 
+/// True when `apply` reads `field` anywhere but the point and level it is
+/// computing.
+bool readsAwayFromCentre(stn::ApplyOp apply, mlir::Value field);
+
 /// Fields (block arguments or allocations) that `op` and its regions read.
 llvm::SmallVector<mlir::Value> fieldsReadBy(mlir::Operation *op);
 

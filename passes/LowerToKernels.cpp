@@ -2,6 +2,7 @@
 
 #include "passes/CostModel.h"
 #include "passes/DomainUtils.h"
+#include "passes/FusionUtils.h"
 #include "passes/Passes.h"
 #include "passes/Remarks.h"
 
@@ -33,17 +34,6 @@ bool touches(Operation *op, Value value) {
       found = true;
   });
   return found;
-}
-
-/// True when `apply` reads `field` anywhere but the point and level it writes.
-bool readsAwayFromCentre(ApplyOp apply, Value field) {
-  bool away = false;
-  apply.walk([&](LoadOp load) {
-    if (load.getField() == field &&
-        (load.getPoint() != apply.getPoint() || load.getLevelOffset() != 0 || load.getDynOffset()))
-      away = true;
-  });
-  return away;
 }
 
 /// The levels per work item of `apply`'s kernel: its own `kblock`, else, on

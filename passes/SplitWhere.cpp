@@ -82,7 +82,7 @@ public:
       if (auto select = dyn_cast<arith::SelectOp>(op))
         if (failed(collect(select.getCondition(), selection)))
           return failure();
-      if (!isa<YieldOp, LoadOp, IndexOp, LevelOp>(op) && !isMemoryEffectFree(&op))
+      if (!isa<YieldOp, IndexOp, LevelOp>(op) && !isMemoryEffectFree(&op))
         return failure();
     }
     return selection;
@@ -414,12 +414,6 @@ private:
     auto store = dyn_cast<StoreOp>(op);
     if (!store)
       return false;
-    bool atCentre = true;
-    apply.walk([&](LoadOp load) {
-      if (load.getField() == store.getField())
-        atCentre &= load.getPoint() == apply.getPoint() && !load.getNbr() &&
-                    !load.getDynOffset() && !load.getLevel() && load.getLevelOffset() == 0;
-    });
     SmallVector<StoreOp> own;
     for (Operation *user : apply->getUsers()) {
       if (!block.findAncestorOpInBlock(*user))
@@ -429,7 +423,7 @@ private:
         return false;
       own.push_back(ownStore);
     }
-    return atCentre && own.size() == 1 &&
+    return !readsAwayFromCentre(apply, store.getField()) && own.size() == 1 &&
            disjointDomains(getDomain(store), getDomain(own.front()));
   }
 
@@ -457,14 +451,19 @@ private:
     return load.getField();
   }
 
+  /// Whether `value` is `field` read back unchanged (a selection reads only at
+  /// its own point and level).
+  static bool keepsField(Value value, Value field) {
+    auto load = value.getDefiningOp<LoadOp>();
+    return load && load.getField() == field;
+  }
+
   /// Whether a result of `apply` is, unchanged, its own target or a temporary.
   bool forwardsAny(ApplyOp apply, const Targets &targets) {
     YieldOp yield = apply.getYield();
     for (auto [result, field] : targets) {
       Value value = yield.getOperand(result);
-      auto load = value.getDefiningOp<LoadOp>();
-      if ((load && load.getField() == field) ||
-          forwardedTemp(value, apply.getResult(result).getType()))
+      if (keepsField(value, field) || forwardedTemp(value, apply.getResult(result).getType()))
         return true;
     }
     return false;
@@ -479,8 +478,7 @@ private:
     builder.setInsertionPointAfter(apply);
     for (auto [result, field] : targets) {
       Value value = yield.getOperand(result);
-      auto load = value.getDefiningOp<LoadOp>();
-      if (load && load.getField() == field)
+      if (keepsField(value, field))
         continue;
       Value stored = forwardedTemp(value, apply.getResult(result).getType());
       if (!stored)
