@@ -33,6 +33,7 @@ struct Identifier {
 struct TypeSyntax {
   llvm::SMLoc loc;
   bool isField = false;
+  bool isPoints = false; // `points<Cell, K>`
   std::vector<Identifier> parts;
 };
 
@@ -311,9 +312,11 @@ struct VarStmt : Stmt {
   std::unique_ptr<VarDecl> var;
 };
 
-/// `@ Edge[lo:hi], K[lo:hi]`, `@ Edge[lo:hi]` or `@ K[lo:hi]`.
+/// `@ Edge[lo:hi], K[lo:hi]`, `@ Edge[lo:hi]`, `@ K[lo:hi]` or `@ list` (a
+/// `points` parameter).
 struct Domain {
   llvm::SMLoc loc;
+  std::optional<Identifier> points;
   std::optional<Identifier> location;
   ExprPtr lower, upper;
   bool hasLevels = false;
@@ -321,6 +324,7 @@ struct Domain {
   ExprPtr levelLower, levelUpper;
   // Set by Sema.
   std::optional<Location> resolvedLocation;
+  const struct ParamDecl *pointsDecl = nullptr;
 };
 
 struct AssignStmt : Stmt {

@@ -69,6 +69,7 @@ struct Scope {
 
 struct DomainValues {
   Value hlb, hub, klb, kub;
+  Value points; // a point list instead of the ranges
 };
 
 class MLIRGenerator {
@@ -187,6 +188,8 @@ static stn::VerticalKind verticalKind(Vertical vertical) {
 Type MLIRGenerator::fieldType(const SemType &type) {
   if (type.isScalar())
     return scalarType(type.element);
+  if (type.isPoints())
+    return stn::PointsType::get(&context, *gridLocation(type.location));
   llvm::StringRef sparse = type.sparse ? llvm::StringRef(type.sparse->name.name) : "";
   int64_t sparseSize = type.sparse ? type.sparse->size : 0;
   return stn::FieldType::get(&context, gridLocation(type.location), sparse, sparseSize,
@@ -332,14 +335,16 @@ void MLIRGenerator::emitAssignment(const AssignStmt &assign) {
   }
   const Domain &domain = assign.domain;
   DomainValues bounds;
-  if (domain.location) {
+  if (domain.pointsDecl) {
+    bounds.points = programValues.lookup(domain.pointsDecl);
+  } else if (domain.location) {
     bounds.hlb = emitExpr(*domain.lower, builder, Scope());
     bounds.hub = emitExpr(*domain.upper, builder, Scope());
   }
   if (domain.hasLevels) {
     bounds.klb = emitExpr(*domain.levelLower, builder, Scope());
     bounds.kub = emitExpr(*domain.levelUpper, builder, Scope());
-  } else if (stencil.space.vertical != Vertical::None) {
+  } else if (stencil.space.vertical != Vertical::None && !bounds.points) {
     mlir::Location where = loc(domain.loc);
     bounds.klb = emitConstant(builder, where, ScalarKind::I32, 0, 0);
     bounds.kub = getNlev();
@@ -355,7 +360,8 @@ void MLIRGenerator::emitAssignment(const AssignStmt &assign) {
     builder.create<stn::StoreOp>(loc(assign.loc), result, field,
                                  hasLocation ? bounds.hlb : Value(),
                                  hasLocation ? bounds.hub : Value(),
-                                 hasLevels ? bounds.klb : Value(), hasLevels ? bounds.kub : Value());
+                                 hasLevels ? bounds.klb : Value(), hasLevels ? bounds.kub : Value(),
+                                 bounds.points);
   }
 }
 
@@ -448,6 +454,8 @@ stn::ApplyOp MLIRGenerator::createApply(mlir::Location where, llvm::StringRef na
     domain = &none;
   auto apply = builder.create<stn::ApplyOp>(where, resultTypes, gridLocation(space.location),
                                             domain->hlb, domain->hub, domain->klb, domain->kub);
+  if (domain->points)
+    apply.setPointList(domain->points);
   apply.setNameAttr(builder.getStringAttr(name));
   OpBuilder::InsertionGuard guard(builder);
   builder.setInsertionPoint(apply);

@@ -208,11 +208,16 @@ std::optional<TypeSyntax> Parser::parseType() {
     auto name = expectIdentifier("a type");
     if (!name)
       return std::nullopt;
-    type.parts.push_back(std::move(*name));
-    return type;
+    // `points<...>`: `points` is not reserved, it is a type only before '<'.
+    if (name->name != "points" || !tok().is(Token::Less)) {
+      type.parts.push_back(std::move(*name));
+      return type;
+    }
+    type.isPoints = true;
+  } else {
+    type.isField = true;
   }
-  type.isField = true;
-  if (!expect(Token::Less, "'<' after 'field'"))
+  if (!expect(Token::Less, type.isField ? "'<' after 'field'" : "'<' after 'points'"))
     return std::nullopt;
   do {
     auto part = expectIdentifier("a location, connectivity, K, KHalf or element type");
@@ -220,7 +225,8 @@ std::optional<TypeSyntax> Parser::parseType() {
       return std::nullopt;
     type.parts.push_back(std::move(*part));
   } while (consumeIf(Token::Comma));
-  if (!expect(Token::Greater, "',' or '>' in the field type"))
+  if (!expect(Token::Greater, type.isField ? "',' or '>' in the field type"
+                                           : "',' or '>' in the points type"))
     return std::nullopt;
   return type;
 }
@@ -494,9 +500,13 @@ bool Parser::parseRange(ExprPtr &lower, ExprPtr &upper) {
 
 bool Parser::parseDomain(Domain &domain) {
   domain.loc = consume().getLoc();
-  auto first = expectIdentifier("a location (Cell, Edge, Vertex) or K");
+  auto first = expectIdentifier("a location (Cell, Edge, Vertex), K or a point list");
   if (!first)
     return false;
+  if (first->name != "K" && !parseLocation(first->name) && !tok().is(Token::LSquare)) {
+    domain.points = std::move(*first);
+    return true;
+  }
   if (first->name == "K") {
     domain.hasLevels = true;
     domain.levelsLoc = first->loc;

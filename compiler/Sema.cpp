@@ -25,6 +25,9 @@ bool Sema::check(TranslationUnit &translationUnit) {
           if (param->type.isScalar() && param->intent != Intent::In)
             diag.error(param->name.loc, "scalar parameter '" + param->name.name +
                                             "' cannot be an output: results are fields");
+          if (param->type.isPoints() && param->intent != Intent::In)
+            diag.error(param->name.loc, "point list '" + param->name.name +
+                                            "' cannot be an output: it is a domain");
         }
     }
   applyDefines();
@@ -214,6 +217,18 @@ std::optional<ScalarKind> Sema::resolveScalarType(const Identifier &name) {
 }
 
 SemType Sema::resolveType(const TypeSyntax &syntax) {
+  if (syntax.isPoints) {
+    std::optional<Location> location =
+        syntax.parts.size() == 2 && syntax.parts[1].name == "K"
+            ? parseLocation(syntax.parts[0].name)
+            : std::nullopt;
+    if (!location) {
+      diag.error(syntax.loc, "a point list is points<Cell, K> (or Edge or Vertex): a location "
+                             "and K, one level per point");
+      return {};
+    }
+    return SemType::points(*location);
+  }
   if (!syntax.isField) {
     const Identifier &name = syntax.parts.front();
     if (std::optional<ScalarKind> kind = resolveScalarType(name))
@@ -291,6 +306,12 @@ void Sema::resolveStencilSignature(StencilDecl &stencil) {
   llvm::StringSet<> names;
   for (auto &param : stencil.params) {
     param->type = resolveType(param->typeSyntax);
+    if (param->type.isPoints()) {
+      diag.error(param->typeSyntax.loc, "a point list is a program parameter, applied as a "
+                                        "domain (@ " + param->name.name + "); a stencil "
+                                        "reads fields and scalars");
+      param->type = {};
+    }
     if (checkLocalName(param->name) && !names.insert(param->name.name).second)
       diag.error(param->name.loc, "parameter '" + param->name.name + "' is declared twice");
   }
@@ -301,6 +322,11 @@ void Sema::resolveStencilSignature(StencilDecl &stencil) {
       diag.error(output.name.loc, "'" + output.name.name + "' is already declared");
     if (!output.type.isValid())
       continue;
+    if (output.type.isPoints()) {
+      diag.error(output.typeSyntax.loc, "a stencil output is a field, not a point list");
+      output.type = {};
+      continue;
+    }
     if (!output.type.isField()) {
       diag.error(output.typeSyntax.loc, "a stencil output is a field (e.g. field<Edge, K, " +
                                             scalarKindName(output.type.element) + ">), not a " +
@@ -518,7 +544,10 @@ void Sema::checkProgramBody(std::vector<StmtPtr> &body, bool topLevel) {
         diag.error(stmt->loc, "'var' declarations belong at the top level of a program, "
                               "outside 'if'");
       var.type = resolveType(var.typeSyntax);
-      if (var.type.isScalar())
+      if (var.type.isPoints())
+        diag.error(var.typeSyntax.loc, "a var is a field buffer; a point list is a program "
+                                       "parameter");
+      else if (var.type.isScalar())
         diag.error(var.typeSyntax.loc, "a var is a field buffer, not a " + var.type.str());
       else if (var.type.sparse)
         diag.error(var.typeSyntax.loc, "a var cannot be sparse: stencils never write sparse "
@@ -608,6 +637,10 @@ void Sema::checkAssignment(AssignStmt &assign) {
       auto *param = llvm::dyn_cast<ParamDecl>(decl);
       if (!decl->type.isValid())
         continue; // its declaration is wrong, and reported
+      if (decl->type.isPoints()) {
+        diag.error(target.loc, "'" + target.name + "' is a point list; only fields are assigned");
+        continue;
+      }
       if (decl->getKind() == ValueDecl::Kind::Nlev || !decl->type.isField()) {
         diag.error(target.loc, "'" + target.name + "' is a scalar; only fields are assigned");
         continue;
@@ -639,6 +672,10 @@ void Sema::checkAssignment(AssignStmt &assign) {
 void Sema::checkDomain(AssignStmt &assign, const StencilDecl &stencil) {
   Domain &domain = assign.domain;
   const Space &space = stencil.space;
+  if (domain.points) {
+    checkPointsDomain(domain, stencil);
+    return;
+  }
   auto checkBound = [&](ExprPtr &bound) {
     ExprInfo info = checkExpr(*bound);
     if (info.valid)
@@ -674,4 +711,31 @@ void Sema::checkDomain(AssignStmt &assign, const StencilDecl &stencil) {
     checkBound(domain.levelLower);
     checkBound(domain.levelUpper);
   }
+}
+
+void Sema::checkPointsDomain(Domain &domain, const StencilDecl &stencil) {
+  const Identifier &name = *domain.points;
+  ValueDecl *decl = lookupValue(name.name);
+  if (!decl) {
+    reportUnknownName(name);
+    return;
+  }
+  if (!decl->type.isValid())
+    return; // its declaration is wrong, and reported
+  if (!decl->type.isPoints()) {
+    diag.error(name.loc, "'" + name.name + "' is not a point list; a domain is @ Loc[lo:hi], "
+                         "K[lo:hi] or a points<Loc, K> parameter");
+    return;
+  }
+  const Space &space = stencil.space;
+  if (space.location != decl->type.location || space.vertical != Vertical::Full) {
+    diag.error(name.loc, "'" + stencil.name.name + "' computes values on " + space.str() +
+                             " but '" + name.name + "' lists " +
+                             locationName(*decl->type.location).str() +
+                             " points, each at one level (" +
+                             locationName(*decl->type.location).str() + " x K)");
+    return;
+  }
+  domain.pointsDecl = llvm::cast<ParamDecl>(decl);
+  domain.resolvedLocation = decl->type.location;
 }

@@ -51,6 +51,7 @@ private:
   void checkProgramBody(std::vector<ast::StmtPtr> &body, bool topLevel);
   void checkAssignment(ast::AssignStmt &assign);
   void checkDomain(ast::AssignStmt &assign, const ast::StencilDecl &stencil);
+  void checkPointsDomain(ast::Domain &domain, const ast::StencilDecl &stencil);
   void checkExchange(ast::ExchangeStmt &exchange);
   bool declareLocal(ast::ValueDecl &decl);
 

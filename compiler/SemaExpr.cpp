@@ -221,6 +221,11 @@ ExprInfo Sema::checkName(NameExpr &expr) {
       diag.error(expr.getLoc(), "'" + name + "' is a field; only scalars can be used here");
       return ExprInfo::invalid();
     }
+    if (decl->type.isPoints()) {
+      diag.error(expr.getLoc(), "'" + name + "' is a point list; it is used only as a domain "
+                                "(@ " + name + ")");
+      return ExprInfo::invalid();
+    }
     if (!expr.subscripts.empty()) {
       diag.error(expr.subscripts.front().loc,
                  "'" + name + "' is a scalar; it has no neighbours or levels");

@@ -52,6 +52,8 @@ std::string SemType::str() const {
     return "<invalid>";
   if (kind == Kind::Scalar)
     return scalarKindName(element).str();
+  if (kind == Kind::Points)
+    return "points<" + locationName(*location).str() + ", K>";
   std::string text = "field<";
   if (location)
     text += locationName(*location).str() + ", ";

@@ -24,9 +24,10 @@ std::optional<Location> parseLocation(llvm::StringRef name);
 std::optional<ScalarKind> parseScalarKind(llvm::StringRef name);
 bool isFloat(ScalarKind kind);
 
-/// The resolved type of a parameter, output, let or var: a scalar or a field.
+/// The resolved type of a parameter, output, let or var: a scalar, a field,
+/// or (program parameters only) a list of points with their levels.
 struct SemType {
-  enum class Kind { Invalid, Scalar, Field };
+  enum class Kind { Invalid, Scalar, Field, Points };
   Kind kind = Kind::Invalid;
   ScalarKind element = ScalarKind::F64;
   std::optional<Location> location;
@@ -50,7 +51,17 @@ struct SemType {
     return type;
   }
 
+  /// `points<Cell, K>`: cells, each with a full level, given at run time.
+  static SemType points(Location location) {
+    SemType type;
+    type.kind = Kind::Points;
+    type.location = location;
+    type.vertical = Vertical::Full;
+    return type;
+  }
+
   bool isValid() const { return kind != Kind::Invalid; }
+  bool isPoints() const { return kind == Kind::Points; }
   bool isScalar() const { return kind == Kind::Scalar; }
   bool isField() const { return kind == Kind::Field; }
   bool hasLevels() const { return vertical != Vertical::None; }

@@ -70,6 +70,7 @@ struct ParsedDomain {
   std::optional<GridLocation> location;
   SmallVector<OpAsmParser::UnresolvedOperand, 2> horizontal;
   SmallVector<OpAsmParser::UnresolvedOperand, 2> vertical;
+  SmallVector<OpAsmParser::UnresolvedOperand, 1> points;
 };
 } // namespace
 
@@ -89,6 +90,10 @@ static ParseResult parseDomain(OpAsmParser &parser, ParsedDomain &domain) {
   llvm::SMLoc loc = parser.getCurrentLocation();
   if (succeeded(parser.parseOptionalKeyword(&word, {"Cell", "Edge", "Vertex"}))) {
     domain.location = symbolizeGridLocation(word);
+    if (succeeded(parser.parseOptionalKeyword("at"))) {
+      domain.points.resize(1);
+      return parser.parseOperand(domain.points[0]);
+    }
     if (parseRange(parser, domain.horizontal))
       return failure();
   }
@@ -106,12 +111,19 @@ static ParseResult resolveDomain(OpAsmParser &parser, const ParsedDomain &domain
   if (parser.resolveOperands(domain.horizontal, i32, result.operands) ||
       parser.resolveOperands(domain.vertical, i32, result.operands))
     return failure();
-  return success();
+  if (domain.points.empty())
+    return success();
+  Type list = PointsType::get(parser.getContext(), *domain.location);
+  return parser.resolveOperands(domain.points, list, result.operands);
 }
 
 static void printDomain(OpAsmPrinter &p, std::optional<GridLocation> location, Value hlb,
-                        Value hub, Value klb, Value kub) {
+                        Value hub, Value klb, Value kub, Value points) {
   p << " on";
+  if (location && points) {
+    p << " " << locationName(*location) << " at " << points;
+    return;
+  }
   if (location) {
     p << " " << locationName(*location);
     if (hlb)
@@ -123,14 +135,26 @@ static void printDomain(OpAsmPrinter &p, std::optional<GridLocation> location, V
     p << " K"; // vertical-only, levels not inferred yet
 }
 
-/// Segment sizes for (prefix operands..., hlb, hub, klb, kub).
+/// Segment sizes for (prefix operands..., hlb, hub, klb, kub, points).
 static SmallVector<int32_t> domainSegments(ArrayRef<int32_t> prefix,
                                            const ParsedDomain &domain) {
   SmallVector<int32_t> sizes(prefix.begin(), prefix.end());
   int32_t h = domain.horizontal.empty() ? 0 : 1;
   int32_t k = domain.vertical.empty() ? 0 : 1;
-  sizes.append({h, h, k, k});
+  sizes.append({h, h, k, k, domain.points.empty() ? 0 : 1});
   return sizes;
+}
+
+/// A point list is a domain of its own: no ranges beside it.
+static LogicalResult verifyPointsAlone(Operation *op, Value points, Value hlb, Value klb,
+                                       std::optional<GridLocation> location) {
+  if (!points)
+    return success();
+  if (hlb || klb)
+    return op->emitOpError() << "runs on a point list or on ranges, not both";
+  if (!location || cast<PointsType>(points.getType()).getLocation() != *location)
+    return op->emitOpError() << "the point list must be of the location it runs on";
+  return success();
 }
 
 /// Whether `[lb, ub)` is empty for constant bounds.
@@ -243,11 +267,12 @@ LogicalResult ProgramOp::verify() {
   for (unsigned i = 0, e = getNumArguments(); i < e; ++i) {
     Type type = getArgumentTypes()[i];
     bool isField = isa<FieldType>(type);
-    if (!isField && !type.isIntOrFloat())
-      return emitOpError() << "parameter " << i << " must be a field or a scalar, not " << type;
+    if (!isField && !type.isIntOrFloat() && !isa<PointsType>(type))
+      return emitOpError() << "parameter " << i
+                           << " must be a field, a point list or a scalar, not " << type;
     if (!isField && getArgIntent(i) != Intent::In)
-      return emitOpError() << "scalar parameter '" << getArgName(i)
-                           << "' cannot be an output";
+      return emitOpError() << "parameter '" << getArgName(i)
+                           << "' is not a field and cannot be an output";
   }
   return success();
 }
@@ -319,7 +344,7 @@ void ApplyOp::build(OpBuilder &builder, OperationState &state, TypeRange resultT
     k = 1;
   }
   state.addAttribute(getOperandSegmentSizesAttrName(state.name),
-                     builder.getDenseI32ArrayAttr({h, h, k, k}));
+                     builder.getDenseI32ArrayAttr({h, h, k, k, 0}));
   Region *body = state.addRegion();
   Block *block = new Block();
   body->push_back(block);
@@ -348,7 +373,7 @@ ParseResult ApplyOp::parse(OpAsmParser &parser, OperationState &result) {
 }
 
 void ApplyOp::print(OpAsmPrinter &p) {
-  printDomain(p, getLocation(), getHlb(), getHub(), getKlb(), getKub());
+  printDomain(p, getLocation(), getHlb(), getHub(), getKlb(), getKub(), getPoints());
   p << " -> ";
   llvm::interleaveComma(getResultTypes(), p);
   p << " ";
@@ -384,7 +409,13 @@ void ApplyOp::setDomain(Value hlb, Value hub, Value klb, Value kub) {
     operands.append({klb, kub});
   (*this)->setOperands(operands);
   (*this)->setAttr(getOperandSegmentSizesAttrName(),
-                   Builder(getContext()).getDenseI32ArrayAttr({h, h, k, k}));
+                   Builder(getContext()).getDenseI32ArrayAttr({h, h, k, k, 0}));
+}
+
+void ApplyOp::setPointList(Value points) {
+  (*this)->setOperands(points);
+  (*this)->setAttr(getOperandSegmentSizesAttrName(),
+                   Builder(getContext()).getDenseI32ArrayAttr({0, 0, 0, 0, 1}));
 }
 
 LogicalResult ApplyOp::verify() {
@@ -394,6 +425,8 @@ LogicalResult ApplyOp::verify() {
   std::optional<GridLocation> location = getLocation();
   if (getHlb() && !location)
     return emitOpError() << "a horizontal range needs a location";
+  if (failed(verifyPointsAlone(*this, getPoints(), getHlb(), getKlb(), location)))
+    return failure();
   Block &block = getBody().front();
   unsigned expectedArgs = location ? 1 : 0;
   if (block.getNumArguments() != expectedArgs)
@@ -419,6 +452,9 @@ LogicalResult ApplyOp::verify() {
     if (shape.elementType != value.getType())
       return emitOpError() << "result " << index << " holds " << shape.elementType
                            << " values but the region yields " << value.getType();
+    if (getPoints() && shape.vertical != VerticalKind::Full)
+      return emitOpError() << "result " << index
+                           << " must have full levels: a point list gives each point a level";
   }
   return success();
 }
@@ -447,7 +483,7 @@ ParseResult StoreOp::parse(OpAsmParser &parser, OperationState &result) {
 void StoreOp::print(OpAsmPrinter &p) {
   p << " " << getValue() << " to " << getField();
   printDomain(p, FieldShape::of(getField().getType()).location, getHlb(), getHub(), getKlb(),
-              getKub());
+              getKub(), getPoints());
   p.printOptionalAttrDict((*this)->getAttrs(), {getOperandSegmentSizesAttrName()});
   p << " : " << getValue().getType() << " to " << getField().getType();
 }
@@ -471,6 +507,13 @@ LogicalResult StoreOp::verify() {
                          << field.elementType;
   if ((value.vertical == VerticalKind::None) != (field.vertical == VerticalKind::None))
     return emitOpError() << "the value and the field differ in having levels";
+  if (getPoints()) {
+    if (failed(verifyPointsAlone(*this, getPoints(), getHlb(), getKlb(), field.location)))
+      return failure();
+    if (field.vertical != VerticalKind::Full)
+      return emitOpError() << "a point list is stored into a field with full levels";
+    return success();
+  }
   if ((field.location != std::nullopt) != (getHlb() != nullptr))
     return emitOpError() << "needs a horizontal range exactly when the field has a location";
   if ((field.vertical != VerticalKind::None) != (getKlb() != nullptr))
@@ -692,7 +735,7 @@ ParseResult KernelOp::parse(OpAsmParser &parser, OperationState &result) {
 void KernelOp::print(OpAsmPrinter &p) {
   p << " ";
   p.printAttributeWithoutType(getNameAttr());
-  printDomain(p, getLocation(), getHlb(), getHub(), getKlb(), getKub());
+  printDomain(p, getLocation(), getHlb(), getHub(), getKlb(), getKub(), getPoints());
   p.printOptionalAttrDictWithKeyword(
       (*this)->getAttrs(), {getOperandSegmentSizesAttrName(), getLocationAttrName(),
                             getNameAttrName()});
@@ -711,7 +754,7 @@ BlockArgument KernelOp::getPoint() {
 
 /// Loop form's region arguments: [points begin, points end,] [levels begin, levels end].
 static BlockArgument boxArgument(KernelOp kernel, bool levels, bool end) {
-  if (!kernel.getLoopForm() || (levels ? !kernel.getKlb() : !kernel.getHlb()))
+  if (!kernel.getLoopForm() || kernel.getPoints() || (levels ? !kernel.getKlb() : !kernel.getHlb()))
     return {};
   unsigned index = (levels && kernel.getHlb() ? 2 : 0) + (end ? 1 : 0);
   Block &block = kernel.getBody().front();
@@ -721,8 +764,8 @@ static BlockArgument boxArgument(KernelOp kernel, bool levels, bool end) {
 void KernelOp::getAsmBlockArgumentNames(Region &region, OpAsmSetValueNameFn setName) {
   for (auto [argument, name] : llvm::zip_equal(
            SmallVector<BlockArgument>{getPointsBegin(), getPointsEnd(), getLevelsBegin(),
-                                      getLevelsEnd()},
-           SmallVector<StringRef>{"h_begin", "h_end", "k_begin", "k_end"}))
+                                      getLevelsEnd(), getEntriesBegin(), getEntriesEnd()},
+           SmallVector<StringRef>{"h_begin", "h_end", "k_begin", "k_end", "e_begin", "e_end"}))
     if (argument)
       setName(argument, name);
 }
@@ -732,11 +775,22 @@ BlockArgument KernelOp::getPointsEnd() { return boxArgument(*this, false, true);
 BlockArgument KernelOp::getLevelsBegin() { return boxArgument(*this, true, false); }
 BlockArgument KernelOp::getLevelsEnd() { return boxArgument(*this, true, true); }
 
+/// Loop form over a point list: the region takes `[begin, end)` of entries.
+static BlockArgument entryArgument(KernelOp kernel, bool end) {
+  if (!kernel.getLoopForm() || !kernel.getPoints())
+    return {};
+  Block &block = kernel.getBody().front();
+  return end < block.getNumArguments() ? block.getArgument(end) : BlockArgument();
+}
+
+BlockArgument KernelOp::getEntriesBegin() { return entryArgument(*this, false); }
+BlockArgument KernelOp::getEntriesEnd() { return entryArgument(*this, true); }
+
 /// The point a thread writes: kernel form's region argument; in loop form a
 /// point of the work item's point loop.
 static bool isCurrentPoint(KernelOp kernel, Value point) {
   if (kernel.getLoopForm())
-    return point && point.getDefiningOp<PointAtOp>();
+    return point && (point.getDefiningOp<PointAtOp>() || point.getDefiningOp<ListPointOp>());
   return point == kernel.getPoint();
 }
 
@@ -788,15 +842,17 @@ LogicalResult KernelOp::verify() {
       failed(verifyBoundsPaired(*this, getKlb(), getKub(), "vertical")))
     return failure();
   std::optional<GridLocation> location = getLocation();
-  if (location && !getHlb())
+  if (failed(verifyPointsAlone(*this, getPoints(), getHlb(), getKlb(), location)))
+    return failure();
+  if (location && !getHlb() && !getPoints())
     return emitOpError() << "a kernel on " << locationName(*location)
-                         << " needs a horizontal range";
+                         << " needs a horizontal range or a point list";
   if (!location && !getKlb())
     return emitOpError() << "a kernel needs a horizontal or a vertical range";
   Block &block = getBody().front();
-  bool hasLevels = getKlb() != nullptr;
+  bool hasLevels = getKlb() != nullptr || getPoints() != nullptr;
   if (getLoopForm()) {
-    unsigned ranges = (location ? 1u : 0u) + (hasLevels ? 1u : 0u);
+    unsigned ranges = getPoints() ? 1u : (location ? 1u : 0u) + (hasLevels ? 1u : 0u);
     if (block.getNumArguments() != 2 * ranges ||
         !llvm::all_of(block.getArgumentTypes(), [](Type type) { return type.isIndex(); }))
       return emitOpError() << "in loop form the region takes the work item's box: begin and "

@@ -149,8 +149,10 @@ def Stn_ApplyOp : Stn_Op<"apply", [
     current horizontal point (absent for vertical-only applications), the
     current level is implicit (`stn.level`, loads with level offsets). The
     domain is a horizontal range `[hlb, hub)` of the location and a vertical
-    range `[klb, kub)`. An application whose domain is not yet inferred prints
-    only its location; `stn-infer-domains` fills it in.
+    range `[klb, kub)`, or a run-time list of points and their levels
+    (`on Cell at %list`: the region runs once per entry, at its point and
+    level). An application whose domain is not yet inferred prints only its
+    location; `stn-infer-domains` fills it in.
 
     Its memory effects are those of its region: reads of the field buffers it
     loads (an application never writes), so CSE merges two equal applications
@@ -167,6 +169,7 @@ def Stn_ApplyOp : Stn_Op<"apply", [
   let arguments = (ins OptionalAttr<Stn_GridLocation>:$location,
                        Optional<I32>:$hlb, Optional<I32>:$hub,
                        Optional<I32>:$klb, Optional<I32>:$kub,
+                       Optional<Stn_PointsType>:$points,
                        OptionalAttr<StrAttr>:$name,
                        OptionalAttr<I64Attr>:$kblock,
                        UnitAttr:$keep_in_memory,
@@ -183,8 +186,8 @@ def Stn_ApplyOp : Stn_Op<"apply", [
                    "::mlir::Value":$klb, "::mlir::Value":$kub)>
   ];
   let extraClassDeclaration = [{
-    bool hasHorizontalDomain() { return getHlb() != nullptr; }
-    bool hasVerticalDomain() { return getKlb() != nullptr; }
+    bool hasHorizontalDomain() { return getHlb() != nullptr || getPoints() != nullptr; }
+    bool hasVerticalDomain() { return getKlb() != nullptr || getPoints() != nullptr; }
     /// True when every range the results need is known.
     bool isDomainInferred();
     /// The current point (null for vertical-only applications).
@@ -193,6 +196,8 @@ def Stn_ApplyOp : Stn_Op<"apply", [
     /// Replaces the domain bounds (null values drop a range).
     void setDomain(::mlir::Value hlb, ::mlir::Value hub, ::mlir::Value klb,
                    ::mlir::Value kub);
+    /// Makes the domain a point list (no ranges).
+    void setPointList(::mlir::Value points);
   }];
 }
 
@@ -200,7 +205,9 @@ def Stn_StoreOp : Stn_Op<"store", [AttrSizedOperandSegments]> {
   let summary = "writes a temporary into a field buffer over a domain";
   let description = [{
     Points outside the domain keep their previous content. A store over a
-    constant empty range (`lb >= ub`) does nothing and canonicalizes away.
+    constant empty range (`lb >= ub`) does nothing and canonicalizes away. A
+    store `on Cell at %list` writes the entries of a point list (the value is
+    the result of an application over the same list).
 
     ```mlir
     stn.store %t to %vn on Edge[%lo : %hi] K[%k0 : %k1]
@@ -210,7 +217,8 @@ def Stn_StoreOp : Stn_Op<"store", [AttrSizedOperandSegments]> {
   let arguments = (ins Stn_TempType:$value,
                        Arg<Stn_FieldType, "the buffer written", [MemWrite<Stn_FieldResource>]>:$field,
                        Optional<I32>:$hlb, Optional<I32>:$hub,
-                       Optional<I32>:$klb, Optional<I32>:$kub);
+                       Optional<I32>:$klb, Optional<I32>:$kub,
+                       Optional<Stn_PointsType>:$points);
   let hasCustomAssemblyFormat = 1;
   let hasVerifier = 1;
   let hasCanonicalizeMethod = 1;
@@ -409,6 +417,11 @@ def Stn_KernelOp : Stn_Op<"kernel", [AttrSizedOperandSegments,
     being written (lowering routes such results through a buffer and a copy
     kernel), and one whose writes of a field do not follow all its loads of it.
 
+    A kernel `on Cell at %list` runs once per entry of a point list: in
+    kernel form its region argument is the entry's point and the current level
+    the entry's level; in loop form the region takes the work item's range of
+    entries and `stn.list_point` reads each.
+
     `nowait` (C++, `stn-elide-barriers`): threads that finish their share of
     this launch go on to the next one without waiting for the others, because
     the launches up to the next barrier touch nothing this one writes and
@@ -426,6 +439,7 @@ def Stn_KernelOp : Stn_Op<"kernel", [AttrSizedOperandSegments,
                        OptionalAttr<Stn_GridLocation>:$location,
                        Optional<I32>:$hlb, Optional<I32>:$hub,
                        Optional<I32>:$klb, Optional<I32>:$kub,
+                       Optional<Stn_PointsType>:$points,
                        DefaultValuedAttr<I64Attr, "1">:$kblock,
                        UnitAttr:$no_level_carry,
                        UnitAttr:$loop_form,
@@ -443,7 +457,29 @@ def Stn_KernelOp : Stn_Op<"kernel", [AttrSizedOperandSegments,
     ::mlir::BlockArgument getPointsEnd();
     ::mlir::BlockArgument getLevelsBegin();
     ::mlir::BlockArgument getLevelsEnd();
+    /// Loop form of a kernel over a point list: its range of list entries.
+    ::mlir::BlockArgument getEntriesBegin();
+    ::mlir::BlockArgument getEntriesEnd();
   }];
+}
+
+def Stn_ListPointOp : Stn_Op<"list_point", [Pure]> {
+  let summary = "an entry of a point list: its point and level (loop form)";
+  let description = [{
+    ```mlir
+    %p, %k = stn.list_point %steep[%i] : !stn.points<Cell> -> !stn.point<Cell>
+    ```
+  }];
+  let arguments = (ins Stn_PointsType:$list, Index:$entry);
+  let results = (outs Stn_PointType:$point, Index:$level);
+  let assemblyFormat = "$list `[` $entry `]` attr-dict `:` qualified(type($list)) `->` qualified(type($point))";
+  let builders = [
+    OpBuilder<(ins "::mlir::Value":$list, "::mlir::Value":$entry), [{
+      auto location = ::llvm::cast<PointsType>(list.getType()).getLocation();
+      build($_builder, $_state, PointType::get($_builder.getContext(), location),
+            $_builder.getIndexType(), list, entry);
+    }]>
+  ];
 }
 
 def Stn_WriteOp : Stn_Op<"write", [AttrSizedOperandSegments]> {

@@ -63,6 +63,18 @@ def Stn_PointType : Stn_Type<"Point", "point"> {
   let assemblyFormat = "`<` $location `>`";
 }
 
+def Stn_PointsType : Stn_Type<"Points", "points"> {
+  let summary = "a run-time list of (point, level) pairs of one location";
+  let description = [{
+    `!stn.points<Cell>` is a program parameter: a list of distinct cells, each
+    with a full level, given at run time (ICON's index lists, e.g. its steep
+    points). An application or a kernel `on Cell at %list` runs once per entry
+    of the list and writes only there.
+  }];
+  let parameters = (ins "GridLocation":$location);
+  let assemblyFormat = "`<` $location `>`";
+}
+
 def Stn_RowType : Stn_Type<"Row", "row"> {
   let summary = "scratch values, one per point of a work item's point loop (loop form)";
   let description = [{

@@ -14,8 +14,9 @@ using namespace fusec::stn;
 
 namespace fusec {
 
-static Domain makeDomain(Value hlb, Value hub, Value klb, Value kub) {
+static Domain makeDomain(Value hlb, Value hub, Value klb, Value kub, Value points) {
   Domain domain;
+  domain.points = points;
   if (hlb)
     domain.horizontal = IndexRange{hlb, hub};
   if (klb)
@@ -24,13 +25,16 @@ static Domain makeDomain(Value hlb, Value hub, Value klb, Value kub) {
 }
 
 Domain getDomain(ApplyOp apply) {
-  return makeDomain(apply.getHlb(), apply.getHub(), apply.getKlb(), apply.getKub());
+  return makeDomain(apply.getHlb(), apply.getHub(), apply.getKlb(), apply.getKub(),
+                    apply.getPoints());
 }
 Domain getDomain(StoreOp store) {
-  return makeDomain(store.getHlb(), store.getHub(), store.getKlb(), store.getKub());
+  return makeDomain(store.getHlb(), store.getHub(), store.getKlb(), store.getKub(),
+                    store.getPoints());
 }
 Domain getDomain(KernelOp kernel) {
-  return makeDomain(kernel.getHlb(), kernel.getHub(), kernel.getKlb(), kernel.getKub());
+  return makeDomain(kernel.getHlb(), kernel.getHub(), kernel.getKlb(), kernel.getKub(),
+                    kernel.getPoints());
 }
 
 bool sameRange(const std::optional<IndexRange> &a, const std::optional<IndexRange> &b) {
@@ -38,7 +42,8 @@ bool sameRange(const std::optional<IndexRange> &a, const std::optional<IndexRang
 }
 
 bool sameDomain(const Domain &a, const Domain &b) {
-  return sameRange(a.horizontal, b.horizontal) && sameRange(a.vertical, b.vertical);
+  return a.points == b.points && sameRange(a.horizontal, b.horizontal) &&
+         sameRange(a.vertical, b.vertical);
 }
 
 bool disjointDomains(const Domain &a, const Domain &b) {

@@ -30,9 +30,12 @@ struct IndexRange {
   }
 };
 
-/// The horizontal and vertical ranges of an application or store.
+/// The horizontal and vertical ranges of an application or store, or the
+/// point list it runs on (then it has no ranges: which points and levels it
+/// touches is known only at run time).
 struct Domain {
   std::optional<IndexRange> horizontal, vertical;
+  mlir::Value points;
 };
 
 Domain getDomain(stn::ApplyOp apply);

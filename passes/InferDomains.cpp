@@ -36,6 +36,10 @@ public:
         FailureOr<Domain> required = requiredBy(use);
         if (failed(required))
           return failure();
+        if (need && (need->points || required->points) && !sameDomain(*need, *required))
+          return use.getOwner()->emitError()
+                 << describe(producer)
+                 << " is needed both at the entries of a point list and elsewhere";
         need = need ? hull(*need, *required) : *required;
       }
     if (!need) {
@@ -59,6 +63,17 @@ private:
     Domain consumerDomain = hoisted(getDomain(consumer));
     Domain need;
     FieldShape shape = FieldShape::of(load.getField().getType());
+    if (consumerDomain.points) {
+      // Computed at the list's entries, like its consumer: which other points
+      // and levels a list reaches is known only at run time.
+      if (load.getPoint() != consumer.getPoint() || load.getLevelOffset() != 0 ||
+          load.getDynOffset() || shape.vertical != VerticalKind::Full)
+        return load.emitError() << describe(producer)
+                                << " is read away from the entry of the point list being "
+                                   "computed; pass it to the stencil as a field instead";
+      need.points = consumerDomain.points;
+      return need;
+    }
     if (shape.location) {
       FailureOr<IndexRange> points = pointRange(load.getPoint(), consumer, *consumerDomain.horizontal);
       if (failed(points))
@@ -122,6 +137,7 @@ private:
 
   Domain hull(const Domain &a, const Domain &b) {
     Domain result;
+    result.points = a.points;
     result.horizontal = a.horizontal ? (b.horizontal ? bounds.hull(*a.horizontal, *b.horizontal)
                                                      : *a.horizontal)
                                      : b.horizontal;
@@ -135,6 +151,15 @@ private:
     if (hoistFailed)
       return producer.emitError() << "the domain " << describe(producer)
                                   << " needs is computed only after it";
+    if (need.points) {
+      if (llvm::any_of(producer.getResultTypes(), [](Type type) {
+            return FieldShape::of(type).vertical != VerticalKind::Full;
+          }))
+        return producer.emitError() << describe(producer)
+                                    << " has no levels and is read at the entries of a point list";
+      producer.setPointList(need.points);
+      return success();
+    }
     bool hasLevels = llvm::any_of(producer.getResultTypes(), [](Type type) {
       return FieldShape::of(type).vertical != VerticalKind::None;
     });

@@ -105,7 +105,7 @@ private:
         domain.horizontal ? domain.horizontal->lb : Value(),
         domain.horizontal ? domain.horizontal->ub : Value(),
         domain.vertical ? domain.vertical->lb : Value(),
-        domain.vertical ? domain.vertical->ub : Value(), levelsPerWorkItem(apply));
+        domain.vertical ? domain.vertical->ub : Value(), domain.points, levelsPerWorkItem(apply));
     kernel.setNoLevelCarry(apply.getNoLevelCarry());
     kernel.getBody().takeBody(apply.getBody());
     YieldOp yield = cast<YieldOp>(kernel.getBody().front().getTerminator());
@@ -224,7 +224,7 @@ private:
         domain.horizontal ? domain.horizontal->lb : Value(),
         domain.horizontal ? domain.horizontal->ub : Value(),
         domain.vertical ? domain.vertical->lb : Value(),
-        domain.vertical ? domain.vertical->ub : Value(), /*kblock=*/1);
+        domain.vertical ? domain.vertical->ub : Value(), domain.points, /*kblock=*/1);
     Block *body = new Block();
     kernel.getBody().push_back(body);
     Value point;

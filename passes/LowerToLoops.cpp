@@ -24,7 +24,7 @@ bool hasLevels(Value field) {
 
 /// Fails at the first use of the current level in a kernel without levels.
 LogicalResult checkLevelsExist(KernelOp kernel) {
-  if (kernel.getKlb())
+  if (kernel.getKlb() || kernel.getPoints())
     return success();
   WalkResult result = kernel.getBody().walk([&](Operation *op) {
     Value field;
@@ -56,8 +56,39 @@ void makeLevelsExplicit(Block &block, Value level) {
   });
 }
 
+/// Rewrites a kernel over a point list into one loop over its entries, on
+/// every target: the entries scatter over points and levels, so there is
+/// nothing to vectorise or carry.
+void lowerListKernel(KernelOp kernel) {
+  Location loc = kernel.getLoc();
+  Block &old = kernel.getBody().front();
+  BlockArgument point = kernel.getPoint();
+  auto *entries = new Block();
+  kernel.getBody().push_back(entries);
+  IndexType index = IndexType::get(kernel.getContext());
+  Value begin = entries->addArgument(index, loc), end = entries->addArgument(index, loc);
+  OpBuilder builder = OpBuilder::atBlockEnd(entries);
+  Value one = builder.create<arith::ConstantIndexOp>(loc, 1);
+  auto loop = builder.create<scf::ForOp>(loc, begin, end, one);
+  Block *body = loop.getBody();
+  builder.setInsertionPoint(body->getTerminator());
+  auto entry = builder.create<ListPointOp>(loc, kernel.getPoints(), loop.getInductionVar());
+  point.replaceAllUsesWith(entry.getPoint());
+  body->getOperations().splice(body->getTerminator()->getIterator(), old.getOperations(),
+                               old.begin(), std::prev(old.end()));
+  makeLevelsExplicit(*body, entry.getLevel());
+  builder.setInsertionPointToEnd(entries);
+  builder.create<YieldOp>(loc);
+  old.erase();
+  kernel.setLoopForm(true);
+}
+
 /// Rewrites `kernel` into loop form; `levelsOutside` is ICON's CPU order.
 LogicalResult lowerKernel(KernelOp kernel, bool levelsOutside) {
+  if (kernel.getPoints()) {
+    lowerListKernel(kernel);
+    return success();
+  }
   if (failed(checkLevelsExist(kernel)))
     return failure();
   Location loc = kernel.getLoc();

@@ -485,7 +485,7 @@ private:
         stored = apply.getResult(result);
       created.push_back(builder.create<StoreOp>(apply.getLoc(), stored, field, box.horizontal.lb,
                                                 box.horizontal.ub, box.vertical.lb,
-                                                box.vertical.ub));
+                                                box.vertical.ub, Value()));
       ++boxes;
     }
   }
@@ -529,7 +529,7 @@ private:
           created[j] = builder.create<StoreOp>(second.getLoc(), second.getValue(),
                                                second.getField(), box->horizontal.lb,
                                                box->horizontal.ub, box->vertical.lb,
-                                               box->vertical.ub);
+                                               box->vertical.ub, Value());
           second.erase();
           first.erase();
           created.erase(created.begin() + i);

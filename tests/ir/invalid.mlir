@@ -119,7 +119,7 @@ stn.program @unknown_conn(%f: !stn.field<Cell x K x f64>, %lo: i32, %hi: i32) {
 
 // -----
 
-// expected-error @+1 {{scalar parameter 's' cannot be an output}}
+// expected-error @+1 {{parameter 's' is not a field and cannot be an output}}
 stn.program @scalar_out(%s: f64 {stn.name = "s", stn.intent = 1 : i32}) {
   stn.return
 }
