@@ -53,10 +53,10 @@ std::string KernelPlan::kernelArguments(bool blocked) const {
   for (const Parameter &parameter : launcherParameters)
     arguments.push_back(parameter.name);
   for (const Parameter &parameter : stateParameters)
-    arguments.push_back(parameter.stateExpression);
+    arguments.push_back(parameter.argument);
   if (blocked)
     for (const Parameter &parameter : blockedParameters)
-      arguments.push_back(parameter.stateExpression);
+      arguments.push_back(parameter.argument);
   return llvm::join(arguments, ", ");
 }
 
@@ -74,6 +74,8 @@ public:
       record(interface.handle);
       for (const RunParameter &parameter : interface.parameters) {
         all.reserve(parameter.name);
+        for (const std::string &argument : parameter.cArguments())
+          all.reserve(argument);
         all.reserve(parameter.before);
       }
     }
@@ -307,7 +309,7 @@ private:
     const KernelPlan &kernelPlan = *plan.kernelOf.lookup(kernel);
     std::vector<std::string> arguments;
     for (const KernelPlan::Parameter &parameter : kernelPlan.launcherParameters)
-      arguments.push_back(expr(parameter.value));
+      arguments.push_back(parameter.value ? expr(parameter.value) : parameter.argument);
     stateUsed = true;
     os << "if (int rc = " << kernelPlan.launcher << "(" << plan.state
        << (arguments.empty() ? "" : ", ") << llvm::join(arguments, ", ") << "))\nreturn rc;\n";
@@ -461,11 +463,27 @@ private:
     plan.hEnd = boxName(kernel.getPointsEnd(), "h_end");
     plan.kBegin = boxName(kernel.getLevelsBegin(), "k_begin");
     plan.kEnd = boxName(kernel.getLevelsEnd(), "k_end");
+    plan.eBegin = boxName(kernel.getEntriesBegin(), "e_begin");
+    plan.eEnd = boxName(kernel.getEntriesEnd(), "e_end");
     auto addBound = [&](Value bound, StringRef hint) {
       std::string name = local.unique(hint);
       plan.launcherParameters.push_back({"int32_t", name, bound, ""});
       return name;
     };
+    // verifyKernelForm: a point list is a program parameter.
+    if (Value list = kernel.getPoints()) {
+      const PointListArguments &arguments =
+          program.interface->parameter(cast<BlockArgument>(list).getArgNumber()).list;
+      auto addListArgument = [&](StringRef type, const std::string &argument) {
+        std::string name = local.unique(argument);
+        plan.launcherParameters.push_back({type.str(), name, Value(), argument});
+        return name;
+      };
+      plan.list = {addListArgument("int32_t", arguments.count),
+                   addListArgument("const int32_t *", arguments.cell),
+                   addListArgument("const int32_t *", arguments.level)};
+      scope.list = {plan.list.cell, plan.list.level};
+    }
     if (kernel.getHlb()) {
       plan.hlb = addBound(kernel.getHlb(), "h_lb");
       plan.hub = addBound(kernel.getHub(), "h_ub");
@@ -554,12 +572,10 @@ private:
                         (bodyEmitter.usesState() ? plan.state : "/*" + plan.state + "*/");
     std::vector<std::string> parameters{state};
     for (auto [index, parameter] : llvm::enumerate(plan.interface->parameters)) {
-      std::string declaration = cDeclaration(parameter);
       // A parameter the body never reads keeps its name in a comment (-Wunused-parameter).
-      if (!isUsed(program.getArgument(index)))
-        declaration = declaration.substr(0, declaration.size() - parameter.name.size()) + "/*" +
-                      parameter.name + "*/";
-      parameters.push_back(declaration);
+      bool unused = !isUsed(program.getArgument(index));
+      for (const CDeclaration &declaration : cDeclarations(parameter))
+        parameters.push_back(declaration.text(unused));
     }
     os << "static int " << plan.execute << "(" << llvm::join(parameters, ", ") << ") {\n"
        << body << "return FUSEC_SUCCESS;\n}\n\n";
@@ -573,7 +589,11 @@ private:
     std::vector<std::string> arguments{"*handle"};
     for (auto [index, parameter] : llvm::enumerate(plan.interface->parameters)) {
       auto output = outputs.find(index);
-      arguments.push_back(output != outputs.end() ? output->second : parameter.name);
+      if (output != outputs.end()) {
+        arguments.push_back(output->second);
+        continue;
+      }
+      llvm::append_range(arguments, parameter.cArguments());
     }
     return target.runBody(plan.execute + "(" + llvm::join(arguments, ", ") + ")");
   }
@@ -668,6 +688,14 @@ private:
       empty.push_back(plan.klb + " >= " + plan.kub);
       outside.push_back("!" + extents + "vertical_inside(" + plan.klb + ", " + plan.kub + ", " +
                         (plan.uses.halfLevels ? "true" : "false") + ")");
+    }
+    // The entries themselves are the caller's to get right: checking them
+    // would cost a pass over the list per launch.
+    if (plan.hasPointList()) {
+      const PointListArguments &list = plan.list;
+      empty.push_back(list.count + " == 0");
+      outside.push_back(list.count + " < 0 || " + list.cell + " == nullptr || " + list.level +
+                        " == nullptr");
     }
     os << "static int " << plan.launcher << "(" << llvm::join(parameters, ", ") << ") {\n"
        << "if (" << llvm::join(empty, " || ") << ")" << emptyDomainBlock(plan)

@@ -14,6 +14,7 @@
 #ifndef FUSEC_CODEGEN_CFAMILYEMITTER_H
 #define FUSEC_CODEGEN_CFAMILYEMITTER_H
 
+#include "codegen/CInterface.h"
 #include "codegen/KernelBodyEmitter.h"
 #include "codegen/KernelForm.h"
 
@@ -32,8 +33,10 @@ struct KernelPlan {
     std::string name;
     /// Launcher parameters: the program value passed at the call site.
     mlir::Value value;
-    /// State parameters: the expression reading it from the program state.
-    std::string stateExpression;
+    /// Without `value`, what the caller passes: for state parameters the
+    /// expression reading it from the program state, for a point list's
+    /// count and arrays the program's C argument.
+    std::string argument;
 
     bool isPointer() const { return !type.empty() && type.back() == '*'; }
   };
@@ -47,12 +50,16 @@ struct KernelPlan {
   /// Parameter names of the domain bounds, and the names of the work item's
   /// box the kernel body reads (docs/dialect.md, loop form); empty when absent.
   std::string hlb, hub, klb, kub, hBegin, hEnd, kBegin, kEnd;
+  /// A kernel on a point list: the parameters of its count and arrays, and
+  /// the work item's range of entries [eBegin, eEnd).
+  PointListArguments list;
+  std::string eBegin, eEnd;
   /// Consecutive levels per thread (CUDA) or per OpenMP work item (C++).
   int64_t kblock = 1;
   /// Horizontal points per CUDA block or per OpenMP work item: the kernel's
   /// `hblock` attribute, else 0 (the target's default constant).
   int64_t hblock = 0;
-  /// Domain bounds, then captured program values.
+  /// Domain bounds or point list, then captured program values.
   std::vector<Parameter> launcherParameters;
   /// Leading dimensions, then neighbour tables: read from the state by the
   /// launcher and passed on to the kernel function.
@@ -64,8 +71,11 @@ struct KernelPlan {
   std::string nproma;
 
   bool hasLevels() const { return !klb.empty(); }
+  /// A horizontal range [hlb, hub), as opposed to a point list or no points.
   bool hasPoints() const { return !hlb.empty(); }
-  /// The points per block as C++ text: the `hblock` literal, or `defaultConstant`.
+  bool hasPointList() const { return !list.count.empty(); }
+  /// The points (or entries of a point list) per block as C++ text: the
+  /// `hblock` literal, or `defaultConstant`.
   std::string horizontalBlock(llvm::StringRef defaultConstant) const {
     return hblock > 0 ? std::to_string(hblock) : defaultConstant.str();
   }

@@ -21,8 +21,19 @@ static RunParameter describeParameter(ProgramOp program, unsigned index, NameTab
   parameter.sourceName = sourceName.empty() ? parameter.name : sourceName.str();
   parameter.type = program.getArgumentTypes()[index];
   parameter.isField = isa<FieldType>(parameter.type);
+  parameter.isPointList = isa<PointsType>(parameter.type);
   parameter.isConst = parameter.isField && program.getArgIntent(index) == Intent::In;
+  if (parameter.isPointList)
+    parameter.list = {names.unique(parameter.name + "_count"),
+                      names.unique(parameter.name + "_cell"),
+                      names.unique(parameter.name + "_level")};
   return parameter;
+}
+
+std::vector<std::string> RunParameter::cArguments() const {
+  if (isPointList)
+    return {list.count, list.cell, list.level};
+  return {name};
 }
 
 std::vector<const std::string *> ProgramInterface::functions() const {
@@ -102,11 +113,20 @@ FailureOr<ModuleInterface> describeModule(ModuleOp module) {
   return interface;
 }
 
-std::string cDeclaration(const RunParameter &parameter, bool asConst) {
+std::string CDeclaration::text(bool unnamed) const {
+  std::string shownName = unnamed ? "/*" + name + "*/" : name;
+  return type + (type.back() == '*' ? "" : " ") + shownName;
+}
+
+std::vector<CDeclaration> cDeclarations(const RunParameter &parameter, bool asConst) {
+  if (parameter.isPointList)
+    return {{"int32_t", parameter.list.count},
+            {"const int32_t *", parameter.list.cell},
+            {"const int32_t *", parameter.list.level}};
   if (!parameter.isField)
-    return *cScalarType(parameter.type) + " " + parameter.name;
+    return {{*cScalarType(parameter.type), parameter.name}};
   std::string element = *cScalarType(getElementType(parameter.type));
-  return (parameter.isConst || asConst ? "const " : "") + element + " *" + parameter.name;
+  return {{(parameter.isConst || asConst ? "const " : "") + element + " *", parameter.name}};
 }
 
 /// "P_handle *handle", the first parameter of every function of an instance.
@@ -128,14 +148,16 @@ std::string createWithLayoutPrototype(const ProgramInterface &interface) {
 std::string runPrototype(const ProgramInterface &interface) {
   std::vector<std::string> declarations{handleDeclaration(interface)};
   for (const RunParameter &parameter : interface.parameters)
-    declarations.push_back(cDeclaration(parameter));
+    for (const CDeclaration &declaration : cDeclarations(parameter))
+      declarations.push_back(declaration.text());
   return "int " + interface.run + "(" + llvm::join(declarations, ", ") + ")";
 }
 
 std::string runAndVerifyPrototype(const ProgramInterface &interface) {
   std::vector<std::string> declarations{handleDeclaration(interface)};
   for (const RunParameter &parameter : interface.parameters)
-    declarations.push_back(cDeclaration(parameter, /*asConst=*/true));
+    for (const CDeclaration &declaration : cDeclarations(parameter, /*asConst=*/true))
+      declarations.push_back(declaration.text());
   for (const RunParameter &parameter : interface.parameters)
     if (parameter.isOutput())
       declarations.push_back("const " + *cScalarType(getElementType(parameter.type)) + " *" +
@@ -171,13 +193,13 @@ std::string writeMetricsPrototype(const ProgramInterface &interface) {
          ", const char *path)";
 }
 
-/// "Edge x K x f64" for !stn.field<Edge x K x f64>.
+/// "Edge x K x f64" for !stn.field<Edge x K x f64>, "Cell" for !stn.points<Cell>.
 static std::string shapeText(Type type) {
   std::string text;
   llvm::raw_string_ostream os(text);
   type.print(os);
   StringRef shape = text;
-  if (shape.consume_front("!stn.field<"))
+  if (shape.consume_front("!stn.field<") || shape.consume_front("!stn.points<"))
     shape.consume_back(">");
   return shape.str();
 }
@@ -189,6 +211,9 @@ std::vector<std::string> describeParameters(const ProgramInterface &interface) {
     std::string line = parameter.sourceName + ": " + shapeText(parameter.type);
     if (parameter.isField)
       line += ", " + stringifyIntent(program.getArgIntent(index)).str();
+    if (parameter.isPointList)
+      line += " x K point list (" + parameter.list.count + ", " + parameter.list.cell + "[], " +
+              parameter.list.level + "[])";
     lines.push_back(line);
   }
   return lines;

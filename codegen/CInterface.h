@@ -12,7 +12,9 @@
 //                             const fusec_layout *layout, void *stream,
 //                             P_handle **handle);
 //   int  P_run(P_handle *handle,
-//              <fields as pointers, `in` ones to const; scalars by value>);
+//              <fields as pointers, `in` ones to const; scalars by value;
+//               point lists as `int32_t L_count, const int32_t *L_cell,
+//               const int32_t *L_level`>);
 //   int  P_run_and_verify(P_handle *handle, <P_run's parameters, fields to const>,
 //                         <const pointer `<out>_before` per out/inout field>,
 //                         const fusec_tolerances *tolerances);
@@ -40,19 +42,31 @@
 
 namespace fusec::codegen {
 
+/// The C arguments of a point list (`!stn.points`), at its position among
+/// P_run's parameters: `int32_t count, const int32_t *cell, const int32_t
+/// *level`, entry i being (cell[i], level[i]) (0-based flat cell index and level).
+struct PointListArguments {
+  std::string count, cell, level;
+};
+
 /// A parameter of P_run.
 struct RunParameter {
-  std::string name;       ///< C identifier
+  std::string name;       ///< C identifier (a point list's: the stem of its arguments' names)
   std::string sourceName; ///< the program's `stn.name`, or `name`
-  mlir::Type type;        ///< field type or scalar type
+  mlir::Type type;        ///< field type, points type or scalar type
   bool isField = false;
+  bool isPointList = false;
   bool isConst = false; ///< `in` fields are pointers to const
+  /// A point list's C arguments; empty otherwise.
+  PointListArguments list;
   /// P_run_and_verify's copy of an output field before the run ("vn_before");
   /// empty for inputs and scalars.
   std::string before;
 
   /// `out` and `inout` fields: what P_run_and_verify compares.
   bool isOutput() const { return isField && !isConst; }
+  /// The names of the C arguments it is passed as: `name`, or a point list's three.
+  std::vector<std::string> cArguments() const;
 };
 
 struct ProgramInterface {
@@ -84,8 +98,18 @@ mlir::FailureOr<std::vector<ProgramInterface>> describeInterfaces(mlir::ModuleOp
 /// describeInterfaces plus the module's name.
 mlir::FailureOr<ModuleInterface> describeModule(mlir::ModuleOp module);
 
-/// "const double *vn", "double s", ...; `asConst` makes a field pointer const.
-std::string cDeclaration(const RunParameter &parameter, bool asConst = false);
+/// A C parameter: "const double *vn", "double s", ...
+struct CDeclaration {
+  std::string type; ///< pointers end in '*'
+  std::string name;
+
+  /// `type name`, the name in a comment when `unnamed` (-Wunused-parameter).
+  std::string text(bool unnamed = false) const;
+};
+
+/// The C parameters `parameter` is passed as, one per cArguments();
+/// `asConst` makes a field pointer const.
+std::vector<CDeclaration> cDeclarations(const RunParameter &parameter, bool asConst = false);
 
 /// The prototypes (without ';').
 std::string createPrototype(const ProgramInterface &interface);

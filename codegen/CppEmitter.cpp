@@ -22,6 +22,11 @@
 // chunk of at most kHorizontalBlock points of one block, clipped to
 // [h_lb, h_ub), with all levels.
 //
+// A kernel on a point list shares blocks of kHorizontalBlock (or `hblock`)
+// consecutive entries in both layouts; each entry is one point at one level,
+// read from the list's arrays. The entries hold flat cell indices, so in the
+// blocked variant each one is located in its own block (h / nproma).
+//
 //===----------------------------------------------------------------------===//
 
 #include "codegen/CEmitterCommon.h"
@@ -71,6 +76,12 @@ public:
   LogicalResult emitKernel(codegen::KernelPlan &plan, raw_ostream &os) const override {
     // The blocked variant's body is emitted from the scope before the flat one used it.
     codegen::KernelScope blockedScope = plan.scope;
+    if (plan.hasPointList()) {
+      if (failed(emitListKernel(plan, plan.scope, /*blocked=*/false, os)))
+        return failure();
+      os << "\n";
+      return emitListKernel(plan, blockedScope, /*blocked=*/true, os);
+    }
     if (failed(emitFlatKernel(plan, os)))
       return failure();
     if (!plan.hasPoints())
@@ -81,7 +92,7 @@ public:
 
   void emitLaunch(const codegen::KernelPlan &plan, StringRef state,
                   raw_ostream &os) const override {
-    if (plan.hasPoints())
+    if (hasBlockedVariant(plan))
       os << "if (" << state << ".extents.blocked()) {\n"
          << plan.function << "_blocked(" << plan.kernelArguments(/*blocked=*/true)
          << ");\nreturn FUSEC_SUCCESS;\n}\n";
@@ -96,6 +107,11 @@ private:
 
   static std::string declare(StringRef name, StringRef value) {
     return "const int32_t " + name.str() + " = " + value.str() + ";\n";
+  }
+
+  /// Vertical-only kernels are the same in both layouts.
+  static bool hasBlockedVariant(const codegen::KernelPlan &plan) {
+    return plan.hasPoints() || plan.hasPointList();
   }
 
   static bool nowait(const codegen::KernelPlan &plan) {
@@ -138,6 +154,34 @@ private:
     if (failed(body.emit(os)))
       return failure();
     os << "}\n}\n}\n";
+    return success();
+  }
+
+  /// A kernel on a point list, in the flat or the blocked layout: the team
+  /// shares blocks of consecutive entries, each a work item.
+  static LogicalResult emitListKernel(codegen::KernelPlan &plan, codegen::KernelScope &scope,
+                                      bool blocked, raw_ostream &os) {
+    scope.blocked = blocked;
+    codegen::NameTable &names = scope.names;
+    std::string blocks = names.unique("e_blocks"), block = names.unique("eb");
+    std::string entries = plan.horizontalBlock("kHorizontalBlock");
+    const std::string &count = plan.list.count;
+    if (blocked)
+      os << "// " << plan.function << " in the blocked layout (nproma points per block).\n";
+    // The block count in int64_t and the last block's end as a difference, so
+    // that a count near INT32_MAX cannot overflow.
+    os << "static void " << plan.function << (blocked ? "_blocked(" : "(")
+       << plan.kernelSignature(blocked) << ") {\n"
+       << declare(blocks, "static_cast<int32_t>((int64_t(" + count + ") + " + entries + " - 1) / " +
+                              entries + ")")
+       << workshare(plan, "for schedule(static)") << loop(block, "0", blocks)
+       << declare(plan.eBegin, block + " * " + entries)
+       << declare(plan.eEnd, plan.eBegin + " + std::min(" + entries + ", " + count + " - " +
+                                 plan.eBegin + ")");
+    codegen::KernelBodyEmitter body(plan.op, scope, /*unrollReductions=*/false);
+    if (failed(body.emit(os)))
+      return failure();
+    os << "}\n}\n";
     return success();
   }
 

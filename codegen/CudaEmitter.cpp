@@ -4,9 +4,9 @@
 // horizontal point on threadIdx.x/blockIdx.x (blocks of kThreadsPerBlock
 // consecutive points, so accesses coalesce; a kernel's `hblock` attribute
 // replaces kThreadsPerBlock) and `kblock` consecutive levels on blockIdx.y.
-// Vertical-only kernels put one level per thread on x. What the thread does
-// with its work item (the level loop, hoisted work, carried values) is the
-// kernel's loop form, printed as it is.
+// Vertical-only kernels put one level per thread on x, kernels on a point
+// list one entry. What the thread does with its work item (the level loop,
+// hoisted work, carried values) is the kernel's loop form, printed as it is.
 //
 //===----------------------------------------------------------------------===//
 
@@ -48,12 +48,22 @@ public:
     os << "static __global__ void __launch_bounds__(" << threads << ") " << plan.function << "("
        << plan.kernelSignature() << ") {\n";
     std::string thread = "static_cast<int32_t>(blockIdx.x * " + threads + " + threadIdx.x)";
-    // The thread's index along x: its point, or its level in a vertical-only kernel.
+    // The thread's index along x: its point, its entry of a point list, or
+    // its level in a vertical-only kernel.
     bool pointsOnX = plan.hasPoints();
-    const std::string &xBegin = pointsOnX ? plan.hBegin : plan.kBegin;
-    const std::string &xEnd = pointsOnX ? plan.hEnd : plan.kEnd;
-    os << "const int32_t " << xBegin << " = " << (pointsOnX ? plan.hlb : plan.klb) << " + "
-       << thread << ";\nif (" << xBegin << " >= " << (pointsOnX ? plan.hub : plan.kub)
+    std::string xBegin, xEnd, first, end;
+    if (plan.hasPointList()) {
+      xBegin = plan.eBegin;
+      xEnd = plan.eEnd;
+      first = thread;
+      end = plan.list.count;
+    } else {
+      xBegin = pointsOnX ? plan.hBegin : plan.kBegin;
+      xEnd = pointsOnX ? plan.hEnd : plan.kEnd;
+      first = (pointsOnX ? plan.hlb : plan.klb) + " + " + thread;
+      end = pointsOnX ? plan.hub : plan.kub;
+    }
+    os << "const int32_t " << xBegin << " = " << first << ";\nif (" << xBegin << " >= " << end
        << ")\nreturn;\nconst int32_t " << xEnd << " = " << xBegin << " + 1;\n";
     if (pointsOnX && plan.hasLevels())
       os << plan.declareLevelTile("static_cast<int32_t>(blockIdx.y)", "min");
@@ -66,21 +76,26 @@ public:
 
   void emitLaunch(const codegen::KernelPlan &plan, StringRef state,
                   raw_ostream &os) const override {
-    auto blocksOf = [](StringRef lb, StringRef ub, StringRef perBlock, StringRef roundUp) {
+    // Blocks of `perBlock` for `extent` items (a C expression).
+    auto blocksOf = [](StringRef extent, StringRef perBlock, StringRef roundUp) {
       if (perBlock == "1")
-        return "static_cast<unsigned>(" + ub.str() + " - " + lb.str() + ")";
-      return "static_cast<unsigned>((" + ub.str() + " - " + lb.str() + " + " + roundUp.str() +
-             ") / " + perBlock.str() + ")";
+        return "static_cast<unsigned>(" + extent.str() + ")";
+      return "static_cast<unsigned>((" + extent.str() + " + " + roundUp.str() + ") / " +
+             perBlock.str() + ")";
     };
+    auto range = [](StringRef lb, StringRef ub) { return ub.str() + " - " + lb.str(); };
     std::string threads = plan.horizontalBlock("kThreadsPerBlock");
     std::string threadsRoundUp = threads + " - 1";
     std::string grid;
-    if (!plan.hasPoints()) {
-      grid = blocksOf(plan.klb, plan.kub, threads, threadsRoundUp);
+    if (plan.hasPointList()) {
+      // In int64_t: a count near INT32_MAX must not overflow.
+      grid = blocksOf("int64_t(" + plan.list.count + ")", threads, threadsRoundUp);
+    } else if (!plan.hasPoints()) {
+      grid = blocksOf(range(plan.klb, plan.kub), threads, threadsRoundUp);
     } else {
-      grid = blocksOf(plan.hlb, plan.hub, threads, threadsRoundUp);
+      grid = blocksOf(range(plan.hlb, plan.hub), threads, threadsRoundUp);
       if (plan.hasLevels())
-        grid += ", " + blocksOf(plan.klb, plan.kub, std::to_string(plan.kblock),
+        grid += ", " + blocksOf(range(plan.klb, plan.kub), std::to_string(plan.kblock),
                                 std::to_string(plan.kblock - 1));
     }
     // FUSEC_LAUNCH is `k<<<...>>>` under nvcc and a loop over the threads on

@@ -8,7 +8,10 @@
 // ordinary arguments, and optional `<out>_before` copies and tolerances that
 // make it call P_run_and_verify instead of P_run. For ICON's blocked arrays
 // `run` is generic over `wrap_run_blocked_<program>`, whose horizontal fields
-// have one more dimension (nblks). Verification is chosen at
+// have one more dimension (nblks). A point list is its count and two
+// contiguous arrays of 0-based flat cell indices and levels (ICON's 1-based
+// blocked lists convert as cell = (jb-1)*nproma + jc-1, level = jk-1); the
+// wrapper checks the count against both. Verification is chosen at
 // run time, so the file needs no preprocessor and compiles as `.f90`.
 // Under OpenACC the wrapper passes device addresses (`host_data use_device`).
 // Fortran names are case-insensitive and at most 63 characters; where a C
@@ -149,7 +152,9 @@ void writeProcedure(const Procedure &procedure, raw_ostream &os) {
 /// The Fortran names of one program's run arguments and of what its wrapper adds.
 /// The handle and the wrapper's passed object are `handle` and `self`.
 struct WrapperDummies {
-  std::vector<std::string> run;        ///< by parameter
+  std::vector<std::string> run;        ///< by parameter; empty for a point list
+  /// By parameter; empty unless a point list: its count and arrays.
+  std::vector<codegen::PointListArguments> lists;
   std::vector<std::string> before;     ///< by parameter; empty unless an output
   std::vector<std::string> rtol, atol; ///< by parameter; empty unless an output
 };
@@ -192,6 +197,11 @@ public:
           "! run (wrap_run_<program>) given every <out>_before copy verifies instead of running.\n"
           "! run takes ICON's blocked arrays f(nproma, [n,] [nlev,] nblks) too\n"
           "! (wrap_run_blocked_<program>).\n"
+          "! A point list L is L_count, L_cell(:), L_level(:): entry i is the point with 0-based\n"
+          "! flat index L_cell(i) at 0-based level L_level(i), the pairs distinct (ICON's index\n"
+          "! lists convert as L_cell = (jb-1)*nproma + jc-1, L_level = jk-1); both arrays hold at\n"
+          "! least L_count entries, else run returns FUSEC_ERROR_INVALID_ARGUMENT. Device arrays\n"
+          "! for the CUDA backend, like fields.\n"
           "! See docs/integration.md.\n"
        << "module " << moduleName << "\n";
     writeWrapped(listClauses("use, intrinsic :: iso_c_binding, only: ",
@@ -273,11 +283,22 @@ private:
     NameTable names(NameTable::Language::Fortran);
     for (StringRef used : {"rc", "tolerances", "present", "logical", "self", "handle"})
       names.reserve(used);
+    // The check of a point list's count.
+    if (llvm::any_of(interface.parameters,
+                     [](const codegen::RunParameter &parameter) { return parameter.isPointList; }))
+      names.reserve("size");
     names.reserve(finishCall);
     for (const std::string &procedure : called)
       names.reserve(procedure);
-    for (const codegen::RunParameter &parameter : interface.parameters)
-      dummies.run.push_back(names.unique(parameter.name));
+    for (const codegen::RunParameter &parameter : interface.parameters) {
+      const codegen::PointListArguments &list = parameter.list;
+      dummies.run.push_back(parameter.isPointList ? "" : names.unique(parameter.name));
+      dummies.lists.push_back(parameter.isPointList
+                                  ? codegen::PointListArguments{names.unique(list.count),
+                                                                names.unique(list.cell),
+                                                                names.unique(list.level)}
+                                  : codegen::PointListArguments());
+    }
     for (auto [index, parameter] : llvm::enumerate(interface.parameters)) {
       bool output = parameter.isOutput();
       const std::string &base = dummies.run[index];
@@ -303,6 +324,15 @@ private:
     run.declarations.push_back("type(c_ptr), value :: handle");
     for (auto [index, parameter] : llvm::enumerate(interface.parameters)) {
       const std::string &name = dummies.run[index];
+      if (parameter.isPointList) {
+        const codegen::PointListArguments &list = dummies.lists[index];
+        run.dummies.insert(run.dummies.end(), {list.count, list.cell, list.level});
+        run.kinds.insert("c_int32_t");
+        run.declarations.push_back("integer(c_int32_t), value :: " + list.count);
+        run.declarations.push_back("integer(c_int32_t), intent(in), target :: " + list.cell +
+                                   "(*), " + list.level + "(*)");
+        continue;
+      }
       run.dummies.push_back(name);
       if (parameter.isField) {
         Type element = stn::getElementType(parameter.type);
@@ -589,14 +619,29 @@ private:
     const std::string &wrapper = blocked ? program.blockedWrapper : program.wrapper;
     const codegen::ProgramInterface &interface = *program.interface;
     const WrapperDummies &dummies = program.dummies;
-    std::vector<std::string> head, arguments, fields, befores, declarations;
+    std::vector<std::string> head, arguments, befores, declarations;
+    // What the C functions take device addresses of: fields and point lists.
+    std::vector<std::string> deviceArrays;
     std::vector<std::string> verifyArguments, verifyArrays;
     std::vector<std::string> optionalDummies;
     head.push_back("self");
     arguments.push_back("self%handle");
     declarations.push_back("class(" + program.type + "), intent(in) :: self");
+    std::vector<std::string> listChecks;
     for (auto [index, parameter] : llvm::enumerate(interface.parameters)) {
       const std::string &name = dummies.run[index];
+      if (parameter.isPointList) {
+        const codegen::PointListArguments &list = dummies.lists[index];
+        head.insert(head.end(), {list.count, list.cell, list.level});
+        declarations.push_back("integer(c_int32_t), intent(in) :: " + list.count);
+        declarations.push_back("integer(c_int32_t), intent(in), target, contiguous :: " +
+                               list.cell + "(:), " + list.level + "(:)");
+        arguments.insert(arguments.end(), {list.count, list.cell, list.level});
+        deviceArrays.insert(deviceArrays.end(), {list.cell, list.level});
+        listChecks.push_back(list.count + " > size(" + list.cell + ")");
+        listChecks.push_back(list.count + " > size(" + list.level + ")");
+        continue;
+      }
       head.push_back(name);
       if (parameter.isField) {
         Type element = stn::getElementType(parameter.type);
@@ -605,7 +650,7 @@ private:
                                "), target, contiguous :: " + name +
                                assumedShape(parameter.type, blocked));
         arguments.push_back(name);
-        fields.push_back(name);
+        deviceArrays.push_back(name);
       } else if (parameter.type.isSignlessInteger(1)) {
         // ICON's flags are default logicals.
         declarations.push_back("logical, intent(in) :: " + name);
@@ -647,6 +692,14 @@ private:
       writeWrapped({declaration}, 4, os);
     if (outputs > 0)
       os << "    real(c_double) :: tolerances(2, " << outputs << ")\n";
+    std::string what = (blocked ? "wrap_run_blocked_" : "wrap_run_") + interface.name;
+    if (!listChecks.empty()) {
+      writeWrapped(listClauses("if (", listChecks, ") then", " .or."), 4, os);
+      os << "      rc = 2 ! FUSEC_ERROR_INVALID_ARGUMENT: a point list is longer than its arrays\n";
+      writeFinish(program, what, 6, os);
+      os << "      return\n"
+         << "    end if\n";
+    }
 
     if (outputs > 0) {
       std::vector<std::string> present;
@@ -667,7 +720,7 @@ private:
       verifyArguments = arguments;
       verifyArguments.insert(verifyArguments.end(), befores.begin(), befores.end());
       verifyArguments.push_back("tolerances");
-      verifyArrays = fields;
+      verifyArrays = deviceArrays;
       verifyArrays.insert(verifyArrays.end(), befores.begin(), befores.end());
       writeDeviceCall(program.runAndVerify, verifyArguments, verifyArrays, 6, os);
       if (befores.size() > 1) {
@@ -675,12 +728,12 @@ private:
         os << "      rc = 2 ! FUSEC_ERROR_INVALID_ARGUMENT: some copies are missing\n";
       }
       os << "    else\n";
-      writeDeviceCall(program.run, arguments, fields, 6, os);
+      writeDeviceCall(program.run, arguments, deviceArrays, 6, os);
       os << "    end if\n";
     } else {
-      writeDeviceCall(program.run, arguments, fields, 4, os);
+      writeDeviceCall(program.run, arguments, deviceArrays, 4, os);
     }
-    writeFinish(program, (blocked ? "wrap_run_blocked_" : "wrap_run_") + interface.name, 4, os);
+    writeFinish(program, what, 4, os);
     os << "  end subroutine " << wrapper << "\n";
   }
 

@@ -263,6 +263,7 @@ LogicalResult KernelBodyEmitter::emitOp(Operation *op, raw_ostream &os) {
         return success();
       })
       .Case([&](WriteOp write) { return emitWrite(write, os); })
+      .Case([&](ListPointOp entry) { return emitListPoint(entry, os); })
       .Case([&](RowOp row) {
         // The work item's own array, on its thread's stack (in L1).
         std::string name = scope.names.unique("row");
@@ -409,6 +410,29 @@ LogicalResult KernelBodyEmitter::emitWrite(WriteOp write, raw_ostream &os) {
   return success();
 }
 
+LogicalResult KernelBodyEmitter::emitListPoint(ListPointOp entry, raw_ostream &os) {
+  std::string index = expr(entry.getEntry());
+  Value point = entry.getPoint();
+  if (isUsed(point))
+    declare(point, "h", scope.list.cell + "[" + index + "]", os);
+  if (isUsed(entry.getLevel()))
+    declare(entry.getLevel(), "k", scope.list.level + "[" + index + "]", os);
+  // Entries are flat indices, each in a block of its own: the blocked
+  // layout's accesses at the point (not at its neighbours) need that block.
+  bool indexedByBlock = llvm::any_of(point.getUsers(), [](Operation *user) {
+    auto load = dyn_cast<LoadOp>(user);
+    auto write = dyn_cast<WriteOp>(user);
+    Value field = load ? load.getField() : write ? write.getField() : Value();
+    return field && !isDead(user) && BlockedShape::of(field.getType());
+  });
+  if (scope.blocked && indexedByBlock) {
+    std::string block = scope.names.unique("jb");
+    os << "const int32_t " << block << " = " << expr(point) << " / " << scope.nproma << ";\n";
+    scope.pointBlocks[point] = block;
+  }
+  return success();
+}
+
 LogicalResult KernelBodyEmitter::emitFor(scf::ForOp loop, raw_ostream &os) {
   // Values carried between iterations are variables, assigned at the end of
   // each iteration; the loop's results are their last values.
@@ -421,7 +445,9 @@ LogicalResult KernelBodyEmitter::emitFor(scf::ForOp loop, raw_ostream &os) {
   Value iv = loop.getInductionVar();
   bool overPoints =
       llvm::any_of(iv.getUsers(), [](Operation *user) { return isa<PointAtOp>(user); });
-  std::string name = scope.names.unique(overPoints ? "h" : "k");
+  bool overEntries =
+      llvm::any_of(iv.getUsers(), [](Operation *user) { return isa<ListPointOp>(user); });
+  std::string name = scope.names.unique(overPoints ? "h" : overEntries ? "e" : "k");
   scope.values[iv] = name;
   std::string step = expr(loop.getStep());
   if (loop->hasAttr(StnDialect::kSimdAttr))

@@ -99,6 +99,10 @@ struct KernelScope {
   llvm::DenseMap<mlir::Value, NamesByShape> pointOffsets;
   /// The block all points of the work item lie in (blocked kernels).
   std::string workItemBlock;
+  /// A kernel on a point list: the parameters holding its entries' cells and levels.
+  struct PointListArrays {
+    std::string cell, level;
+  } list;
 };
 
 class KernelBodyEmitter {
@@ -118,6 +122,7 @@ private:
   mlir::LogicalResult emitIf(mlir::scf::IfOp ifOp, llvm::raw_ostream &os);
   mlir::LogicalResult emitFor(mlir::scf::ForOp loop, llvm::raw_ostream &os);
   mlir::LogicalResult emitWrite(stn::WriteOp write, llvm::raw_ostream &os);
+  mlir::LogicalResult emitListPoint(stn::ListPointOp entry, llvm::raw_ostream &os);
 
   /// The expression of `value` (an identifier or a literal).
   std::string expr(mlir::Value value);

@@ -28,7 +28,7 @@ static bool allowedInProgram(Operation *op) {
 
 static bool allowedInKernel(Operation *op) {
   return isa<LoadOp, NeighborOp, ReduceOp, IndexOp, LevelOp, ValidOp, YieldOp, WriteOp, PointAtOp,
-             RowOp, RowLoadOp, RowStoreOp, scf::IfOp, scf::ForOp, scf::YieldOp>(op) ||
+             ListPointOp, RowOp, RowLoadOp, RowStoreOp, scf::IfOp, scf::ForOp, scf::YieldOp>(op) ||
          isArithOrMath(op);
 }
 
@@ -54,7 +54,8 @@ static LogicalResult checkFieldType(Operation *op, Type type) {
 
 static LogicalResult verifyKernel(KernelOp kernel) {
   Region &body = kernel.getBody();
-  bool hasLevels = kernel.getKlb() != nullptr;
+  // A point list gives each of its entries a level.
+  bool hasLevels = kernel.getKlb() || kernel.getPoints();
   auto needsLevel = [&](Operation *op, Value field) -> LogicalResult {
     if (hasLevels)
       return success();
@@ -70,6 +71,13 @@ static LogicalResult verifyKernel(KernelOp kernel) {
       if (body.isAncestor(operand.getParentRegion()))
         continue;
       Type type = operand.getType();
+      // The kernel's own point list is passed with its domain.
+      if (isa<PointsType>(type)) {
+        if (isa<ListPointOp>(op) && operand == kernel.getPoints())
+          continue;
+        return op->emitError() << "kernel '" << kernel.getName()
+                               << "' reads a point list other than the one it runs on";
+      }
       if (!isa<FieldType>(type) && !cScalarType(type))
         return op->emitError() << "kernel '" << kernel.getName() << "' uses a " << type
                                << " value of its program, which cannot be passed to it";
@@ -103,8 +111,16 @@ static LogicalResult verifyKernel(KernelOp kernel) {
   return failure(result.wasInterrupted());
 }
 
+/// Whether `op` takes or gives a point list.
+static bool hasPointListOperandOrResult(Operation *op) {
+  auto isList = [](Type type) { return isa<PointsType>(type); };
+  return llvm::any_of(op->getOperandTypes(), isList) || llvm::any_of(op->getResultTypes(), isList);
+}
+
 static LogicalResult verifyProgram(ProgramOp program) {
   for (auto [index, type] : llvm::enumerate(program.getArgumentTypes())) {
+    if (isa<PointsType>(type))
+      continue; // passed as a count and two arrays (CInterface.h)
     if (auto field = dyn_cast<FieldType>(type)) {
       if (!isFieldElementType(field.getElementType()))
         return program.emitError()
@@ -120,6 +136,9 @@ static LogicalResult verifyProgram(ProgramOp program) {
       return failed(verifyKernel(kernel)) ? WalkResult::interrupt() : WalkResult::skip();
     if (!allowedInProgram(op))
       return notKernelForm(op);
+    // So that a kernel's point list is always a program parameter, whose C arguments it gets.
+    if (hasPointListOperandOrResult(op))
+      return op->emitError() << "a point list can only be the domain of a kernel";
     if (isa<arith::ArithDialect>(op->getDialect()))
       for (Type type : op->getResultTypes())
         if (!cScalarType(type))
@@ -175,13 +194,13 @@ KernelUses analyzeKernel(KernelOp kernel) {
     if (atSlot)
       uses.tablesAtSlots.insert(name.getValue());
   };
-  // What is not emitted needs nothing.
+  // What is not emitted needs nothing. The kernel's point list comes with its domain.
   body.walk<WalkOrder::PreOrder>([&](Operation *op) {
     if (isDead(op))
       return WalkResult::skip();
     for (Value operand : op->getOperands())
       if (!body.isAncestor(operand.getParentRegion()) &&
-          !operand.getDefiningOp<arith::ConstantOp>())
+          !operand.getDefiningOp<arith::ConstantOp>() && operand != kernel.getPoints())
         uses.captures.insert(operand);
     if (auto load = dyn_cast<LoadOp>(op))
       noteField(load.getField(), load.getNbr());

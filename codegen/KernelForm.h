@@ -25,13 +25,15 @@ namespace fusec::codegen {
 /// Fails with "module is not in kernel form: found <op>" at the first op that
 /// kernel form does not allow, or with an explanation at the first kernel an
 /// emitter cannot translate (levels read by a kernel without levels, a written
-/// input, an unsupported element type).
+/// input, an unsupported element type, a point list used other than as the
+/// domain of a kernel and by its stn.list_point).
 mlir::LogicalResult verifyKernelForm(mlir::ModuleOp module);
 
 /// What a kernel takes from its program.
 struct KernelUses {
   /// Program-level values the kernel region uses, in order of first use;
-  /// constants are left out (emitters inline them).
+  /// constants are left out (emitters inline them), and so is the point list
+  /// the kernel runs on (part of its domain).
   llvm::SetVector<mlir::Value> captures;
   /// Captured fields the kernel writes.
   llvm::DenseSet<mlir::Value> written;

@@ -45,8 +45,8 @@ bool mayBeMissing(Value point) {
       return arg != reduce.getNeighbor(); // a reduction visits present neighbours only
     return true;
   }
-  if (point.getDefiningOp<PointAtOp>())
-    return false;
+  if (point.getDefiningOp<PointAtOp>() || point.getDefiningOp<ListPointOp>())
+    return false; // a point of the domain (a list's entries are checked when bound)
   if (auto neighbor = point.getDefiningOp<NeighborOp>()) {
     ConnectivityOp conn = lookupConnectivity(neighbor, neighbor.getConnAttr());
     return !conn || conn.getSkip() || mayBeMissing(neighbor.getPoint());

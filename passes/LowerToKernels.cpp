@@ -42,6 +42,8 @@ bool touches(Operation *op, Value value) {
 /// they stay in cache; level by level, each sweep over the domain evicted
 /// them (the steep-point correction of apply_diffusion_to_theta_and_exner).
 int64_t levelsPerWorkItem(ApplyOp apply) {
+  if (apply.getPoints())
+    return 1; // each entry of a point list has its own level
   if (std::optional<uint64_t> kblock = apply.getKblock())
     return *kblock;
   if (targetOf(apply) != "cpp" || !getDomain(apply).vertical)

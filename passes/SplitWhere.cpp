@@ -237,9 +237,11 @@ struct SplitWhereImpl {
 
 private:
   /// The fields `apply`'s results are stored into, when every use is a store
-  /// right after it over its own domain.
+  /// right after it over its own domain, a box (a point list has no boxes to
+  /// cut into).
   std::optional<Targets> storedOnlyOverDomain(ApplyOp apply) {
-    if (!apply.isDomainInferred() || !apply.hasVerticalDomain() || !apply.hasHorizontalDomain())
+    if (!apply.isDomainInferred() || !apply.hasVerticalDomain() || !apply.hasHorizontalDomain() ||
+        apply.getPoints())
       return std::nullopt;
     Targets targets;
     Operation *next = apply->getNextNode();

@@ -46,6 +46,10 @@ static void addBlock(Block &block, const CostWeights &weights, ProgramStatistics
   for (Operation &op : block) {
     if (auto kernel = dyn_cast<KernelOp>(op)) {
       ++stats.kernels;
+      // A point list's entries are not every grid point: its cost is per
+      // entry, which the per-point figures do not count.
+      if (kernel.getPoints())
+        continue;
       stats.bytesPerPoint += kernelTraffic(kernel);
       stats.gathersPerPoint += countGathers(kernel, kernel.getPoint());
       stats.workPerPoint += estimateWork(kernel, weights);

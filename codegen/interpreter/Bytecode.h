@@ -4,7 +4,8 @@
 // so that executing a region at a point touches no MLIR data structure:
 //   - word slots hold scalars, indices and points (one per SSA value),
 //   - array slots hold fields and temporaries (one per SSA value),
-//   - table slots hold the connectivities the program uses.
+//   - table slots hold the connectivities the program uses,
+//   - list slots hold the point lists the program takes.
 // Nested regions (apply and kernel bodies, reductions, scf.if branches) are
 // blocks of their own, referred to by index.
 //
@@ -32,7 +33,9 @@ using ArrayId = int32_t;
 using TableId = int32_t;
 using BlockId = int32_t;
 using RowId = int32_t;
+using ListId = int32_t;
 constexpr Slot kNoSlot = -1;
+constexpr ListId kNoList = -1;
 constexpr BlockId kEntryBlock = 0;
 /// The index of a missing point.
 constexpr int64_t kMissing = -1;
@@ -254,14 +257,22 @@ struct RowStoreInstr {
   Slot value, index;
 };
 
+/// `stn.list_point` (loop form): the point and level of entry `entry`.
+struct ListPointInstr {
+  ListId list;
+  Slot entry, point, level;
+};
+
 //===----------------------------------------------------------------------===//
 // Program-level instructions
 //===----------------------------------------------------------------------===//
 
-/// The slots of a domain's bounds; kNoSlot where a range is absent.
+/// The slots of a domain's bounds; kNoSlot where a range is absent. A domain
+/// on a point list has no ranges: it is the list's entries.
 struct Domain {
   std::optional<fusec::stn::GridLocation> location;
   Slot hlb = kNoSlot, hub = kNoSlot, klb = kNoSlot, kub = kNoSlot;
+  ListId list = kNoList;
 };
 
 struct AllocInstr {
@@ -287,7 +298,9 @@ struct ApplyInstr {
 /// `stn.kernel`: kernel form runs `body` at every point and level of
 /// `domain`; loop form runs it once per work item, a box of at most `kblock`
 /// levels and `pointsPerItem` points whose bounds go to `box` (points begin
-/// and end, levels begin and end; kNoSlot where the kernel has no range).
+/// and end, levels begin and end; kNoSlot where the kernel has no range). On a
+/// point list, a work item is a range of at most `pointsPerItem` entries, whose
+/// begin and end go to box[0] and box[1].
 struct KernelInstr {
   std::string name;
   Domain domain;
@@ -312,8 +325,8 @@ using Instr =
                  FloatPowIntInstr, IntBinaryInstr, IntCompareInstr, SelectInstr, FloatCastInstr,
                  IntToFloatInstr, FloatToIntInstr, IntCastInstr, IntAbsInstr, IfInstr, LoadInstr,
                  NeighborInstr, PointIndexInstr, ValidInstr, LevelInstr, ForInstr, ReduceInstr,
-                 WriteInstr, RowInstr, RowLoadInstr, RowStoreInstr, AllocInstr, ImageInstr,
-                 ApplyInstr, KernelInstr, StoreInstr, ExchangeInstr>;
+                 WriteInstr, RowInstr, RowLoadInstr, RowStoreInstr, ListPointInstr, AllocInstr,
+                 ImageInstr, ApplyInstr, KernelInstr, StoreInstr, ExchangeInstr>;
 using Block = std::vector<Instr>;
 
 //===----------------------------------------------------------------------===//
@@ -344,11 +357,19 @@ struct Table {
   int64_t at(int64_t point, int64_t slot) const { return entries[point + slot * ld]; }
 };
 
-/// How a program parameter is bound: to an array (fields) or a word (scalars).
+/// A point list parameter: "point list 'steep'", and the location of its points.
+struct ListInfo {
+  std::string description;
+  fusec::stn::GridLocation location;
+};
+
+/// How a program parameter is bound: to an array (fields), a word (scalars) or
+/// a list (point lists).
 struct Parameter {
   std::string name;
   ArrayId array = -1;
   Slot word = kNoSlot;
+  ListId list = kNoList;
   ScalarType scalarType;
 };
 
@@ -356,6 +377,7 @@ struct CompiledProgram {
   std::string name;
   std::vector<Parameter> parameters;
   std::vector<ArrayInfo> arrays;
+  std::vector<ListInfo> lists;
   std::vector<Table> tables;
   /// blocks[kEntryBlock] is the program body.
   std::vector<Block> blocks;

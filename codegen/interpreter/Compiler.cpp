@@ -169,8 +169,10 @@ private:
   ArrayId addArray(Value value, ArrayInfo info);
   ArrayId arrayOf(Value value) const { return arrays.lookup(value); }
   ArrayInfo arrayInfoFor(Type type, std::string description, std::string name) const;
+  ListId addList(Value value, ListInfo info);
+  ListId listOf(Value value) const { return lists.lookup(value); }
   Domain domainOf(std::optional<stn::GridLocation> location, Value hlb, Value hub, Value klb,
-                  Value kub) const;
+                  Value kub, Value points) const;
   FailureOr<TableId> tableFor(Operation *user, FlatSymbolRefAttr conn);
   LogicalResult checkTable(stn::ConnectivityOp decl, const fusec_connectivity &table);
   LogicalResult fail(const Twine &message);
@@ -183,6 +185,7 @@ private:
   llvm::DenseMap<Value, Slot> words;
   llvm::DenseMap<Value, ArrayId> arrays;
   llvm::DenseMap<Value, RowId> rows;
+  llvm::DenseMap<Value, ListId> lists;
   llvm::StringMap<TableId> tableIds;
 };
 
@@ -214,6 +217,8 @@ LogicalResult ProgramCompiler::compileParameters() {
     if (isa<stn::FieldType>(argument.getType())) {
       parameter.array =
           addArray(argument, arrayInfoFor(argument.getType(), "field " + label, parameter.name));
+    } else if (auto list = dyn_cast<stn::PointsType>(argument.getType())) {
+      parameter.list = addList(argument, ListInfo{"point list " + label, list.getLocation()});
     } else if (isWordType(argument.getType())) {
       parameter.word = define(argument);
       parameter.scalarType = scalarTypeOf(argument.getType());
@@ -246,6 +251,13 @@ ArrayId ProgramCompiler::addArray(Value value, ArrayInfo info) {
   return id;
 }
 
+ListId ProgramCompiler::addList(Value value, ListInfo info) {
+  ListId id = static_cast<ListId>(compiled.lists.size());
+  compiled.lists.push_back(std::move(info));
+  lists[value] = id;
+  return id;
+}
+
 ArrayInfo ProgramCompiler::arrayInfoFor(Type type, std::string description,
                                         std::string name) const {
   stn::FieldShape shape = stn::FieldShape::of(type);
@@ -262,9 +274,9 @@ ArrayInfo ProgramCompiler::arrayInfoFor(Type type, std::string description,
 }
 
 Domain ProgramCompiler::domainOf(std::optional<stn::GridLocation> location, Value hlb, Value hub,
-                                 Value klb, Value kub) const {
-  return Domain{location, useIfPresent(hlb), useIfPresent(hub), useIfPresent(klb),
-                useIfPresent(kub)};
+                                 Value klb, Value kub, Value points) const {
+  return Domain{location,          useIfPresent(hlb), useIfPresent(hub),
+                useIfPresent(klb), useIfPresent(kub), points ? listOf(points) : kNoList};
 }
 
 LogicalResult ProgramCompiler::compileOps(mlir::Block &block, Scope scope, Block &code) {
@@ -279,7 +291,7 @@ LogicalResult ProgramCompiler::checkScope(Operation &op, Scope scope) {
       isa<stn::AllocOp, stn::ApplyOp, stn::StoreOp, stn::ExchangeOp, stn::KernelOp>(op);
   bool regionOnly = isa<stn::LoadOp, stn::NeighborOp, stn::ReduceOp, stn::IndexOp, stn::LevelOp,
                         stn::ValidOp, stn::WriteOp, stn::PointAtOp, scf::ForOp, stn::RowOp,
-                        stn::RowLoadOp, stn::RowStoreOp>(op);
+                        stn::RowLoadOp, stn::RowStoreOp, stn::ListPointOp>(op);
   if (programOnly && scope != Scope::Program)
     return fail(describeOp(&op) + " cannot appear inside an apply or a kernel");
   if (regionOnly && scope == Scope::Program)
@@ -431,6 +443,10 @@ LogicalResult ProgramCompiler::compileOp(Operation &op, Scope scope, Block &code
         return emit(
             RowStoreInstr{rows.lookup(store.getRow()), use(store.getValue()), use(store.getIndex())});
       })
+      .Case([&](stn::ListPointOp entry) {
+        return emit(ListPointInstr{listOf(entry.getList()), use(entry.getEntry()),
+                                   define(entry.getPoint()), define(entry.getLevel())});
+      })
       .Case([&](stn::NumLevelsOp numLevels) {
         return emit(ConstantInstr{define(numLevels.getResult()), Word::ofInt(nlev)});
       })
@@ -448,7 +464,7 @@ LogicalResult ProgramCompiler::compileOp(Operation &op, Scope scope, Block &code
         stn::FieldShape shape = stn::FieldShape::of(store.getField().getType());
         return emit(StoreInstr{arrayOf(store.getValue()), arrayOf(store.getField()),
                                domainOf(shape.location, store.getHlb(), store.getHub(),
-                                        store.getKlb(), store.getKub())});
+                                        store.getKlb(), store.getKub(), store.getPoints())});
       })
       .Case([&](stn::ExchangeOp exchange) {
         ExchangeInstr instr;
@@ -564,7 +580,8 @@ LogicalResult ProgramCompiler::compileApply(stn::ApplyOp op, Block &code) {
   instr.name = describeApply(op);
   if (!op.isDomainInferred() || (op.getLocation() && !op.hasHorizontalDomain()))
     return fail("domain of " + instr.name + " not inferred: run stn-infer-domains");
-  instr.domain = domainOf(op.getLocation(), op.getHlb(), op.getHub(), op.getKlb(), op.getKub());
+  instr.domain = domainOf(op.getLocation(), op.getHlb(), op.getHub(), op.getKlb(), op.getKub(),
+                          op.getPoints());
   BlockArgument point = op.getPoint();
   instr.point = point ? define(point) : kNoSlot;
   Block body;
@@ -594,13 +611,15 @@ LogicalResult ProgramCompiler::compileApply(stn::ApplyOp op, Block &code) {
 LogicalResult ProgramCompiler::compileKernel(stn::KernelOp op, Block &code) {
   KernelInstr instr;
   instr.name = "kernel '" + op.getName().str() + "'";
-  instr.domain = domainOf(op.getLocation(), op.getHlb(), op.getHub(), op.getKlb(), op.getKub());
+  instr.domain = domainOf(op.getLocation(), op.getHlb(), op.getHub(), op.getKlb(), op.getKub(),
+                          op.getPoints());
   BlockArgument point = op.getPoint();
   instr.point = point ? define(point) : kNoSlot;
   instr.loopForm = op.getLoopForm();
   if (instr.loopForm) {
-    BlockArgument box[] = {op.getPointsBegin(), op.getPointsEnd(), op.getLevelsBegin(),
-                           op.getLevelsEnd()};
+    BlockArgument box[] = {op.getPoints() ? op.getEntriesBegin() : op.getPointsBegin(),
+                           op.getPoints() ? op.getEntriesEnd() : op.getPointsEnd(),
+                           op.getLevelsBegin(), op.getLevelsEnd()};
     for (auto [slot, argument] : llvm::zip_equal(instr.box, box))
       slot = argument ? define(argument) : kNoSlot;
     instr.kblock = op.getKblock();

@@ -54,6 +54,9 @@ struct Array {
   int64_t sparseSize = 1;
   /// Memory of temporaries and allocs; 8-byte words suit every element type.
   std::vector<uint64_t> storage;
+  /// A temporary computed on a point list holds all points and levels, but
+  /// only the entries' elements (marked 1 here) have values; empty otherwise.
+  std::vector<uint8_t> computed;
 
   size_t numElements() const { return static_cast<size_t>(box.size() * sparseSize); }
   size_t indexOf(int64_t h, int64_t n, int64_t k) const {
@@ -154,6 +157,13 @@ std::string formatReal(double value) {
   return text;
 }
 
+/// A bound point list: entry i is point `points[i]` at level `levels[i]`.
+struct PointList {
+  ArrayRef<int32_t> points, levels;
+
+  int64_t size() const { return static_cast<int64_t>(points.size()); }
+};
+
 /// "points [0, 10) and levels [0, 5)", naming only the dimensions the array has.
 std::string describeBox(const ArrayInfo &info, const Box &box) {
   std::vector<std::string> parts;
@@ -169,13 +179,17 @@ public:
   Executor(const CompiledProgram &program, const fusec_mesh &mesh, int nlev,
            const ExchangeCallback &exchange, std::string &error)
       : program(program), mesh(mesh), nlev(nlev), exchange(exchange), error(error),
-        words(program.numWords), arrays(program.arrays.size()), rows(program.numRows),
-        where("program '" + program.name + "'") {}
+        words(program.numWords), arrays(program.arrays.size()), lists(program.lists.size()),
+        rows(program.numRows), where("program '" + program.name + "'") {}
 
   LogicalResult bindArguments(ArrayRef<Argument> args);
   LogicalResult run() { return runBlock(kEntryBlock); }
-  /// Marks the accesses to field arguments from now on (before bindArguments).
-  void trackTraffic() { accesses.resize(arrays.size()); }
+  /// Marks the accesses to field arguments and the point lists run on from now on
+  /// (before bindArguments).
+  void trackTraffic() {
+    accesses.resize(arrays.size());
+    listsRead.assign(lists.size(), false);
+  }
   /// Per argument, the elements marked read and written.
   std::vector<FieldTraffic> countTraffic() const;
 
@@ -184,6 +198,7 @@ private:
                           const std::string &label);
   LogicalResult bindScalar(const Parameter &parameter, const Argument &arg,
                            const std::string &label);
+  LogicalResult bindList(const Parameter &parameter, const Argument &arg, const std::string &label);
 
   LogicalResult runBlock(BlockId block);
 
@@ -213,6 +228,7 @@ private:
   LogicalResult execute(const RowInstr &instr);
   LogicalResult execute(const RowLoadInstr &instr);
   LogicalResult execute(const RowStoreInstr &instr);
+  LogicalResult execute(const ListPointInstr &instr);
   LogicalResult execute(const AllocInstr &instr);
   LogicalResult execute(const ImageInstr &instr);
   LogicalResult execute(const ApplyInstr &instr);
@@ -228,6 +244,9 @@ private:
   /// the point slot and the current level set.
   template <typename Body>
   LogicalResult forEachPoint(const Domain &domain, const Box &box, Slot point, Body &&body);
+  /// Runs `body` at every entry of list `id`, in its order, with the point
+  /// slot and the current level set.
+  template <typename Body> LogicalResult forEachEntry(ListId id, Slot point, Body &&body);
   /// Runs `body` with messages naming the apply or kernel `name`.
   LogicalResult inRegion(const std::string &name, llvm::function_ref<LogicalResult()> body);
   Box fullBox(const ArrayInfo &info) const;
@@ -242,8 +261,13 @@ private:
     if (!accesses.empty() && !accesses[id].empty())
       accesses[id][index] |= kind;
   }
+  void noteListRead(ListId id) {
+    if (!listsRead.empty())
+      listsRead[id] = true;
+  }
   static constexpr uint8_t kRead = 1, kWritten = 2;
   LogicalResult outOfRange(ArrayId id, StringRef verb, int64_t h, int64_t n, int64_t k);
+  LogicalResult notComputed(ArrayId id, StringRef verb, int64_t h, int64_t k);
 
   const CompiledProgram &program;
   const fusec_mesh &mesh;
@@ -252,6 +276,7 @@ private:
   std::string &error;
   std::vector<Word> words;
   std::vector<Array> arrays;
+  std::vector<PointList> lists;
   /// A work item's scratch rows, and which of their elements were written.
   struct Row {
     std::vector<Word> values;
@@ -261,6 +286,8 @@ private:
   /// With traffic tracking: per array, kRead | kWritten per element of field arguments
   /// (empty for other arrays); empty without tracking.
   std::vector<std::vector<uint8_t>> accesses;
+  /// With traffic tracking: per list, whether a domain or stn.list_point read it.
+  std::vector<bool> listsRead;
   int64_t level = kNoLevel;
   /// The program, apply or kernel running now, for messages.
   std::string where;
@@ -284,8 +311,9 @@ LogicalResult Executor::bindArguments(ArrayRef<Argument> args) {
     if (!parameter.name.empty())
       label += " ('" + parameter.name + "')";
     label += " of " + where;
-    LogicalResult bound =
-        parameter.array >= 0 ? bindField(parameter, arg, label) : bindScalar(parameter, arg, label);
+    LogicalResult bound = parameter.array >= 0        ? bindField(parameter, arg, label)
+                          : parameter.list != kNoList ? bindList(parameter, arg, label)
+                                                      : bindScalar(parameter, arg, label);
     if (failed(bound))
       return failure();
   }
@@ -315,9 +343,47 @@ LogicalResult Executor::bindField(const Parameter &parameter, const Argument &ar
   return success();
 }
 
+LogicalResult Executor::bindList(const Parameter &parameter, const Argument &arg,
+                                 const std::string &label) {
+  const ListInfo &info = program.lists[parameter.list];
+  if (arg.kind != Argument::Kind::Points)
+    return fail(label + " must be a point list");
+  if (arg.listPoints.size() != arg.listLevels.size())
+    return fail(label + " has " + Twine(arg.listPoints.size()) + " points but " +
+                Twine(arg.listLevels.size()) + " levels");
+  int64_t points = numPoints(mesh, info.location);
+  // Each entry's (point, level) as one key, with its index, to find pairs given twice.
+  std::vector<std::pair<int64_t, size_t>> keys;
+  keys.reserve(arg.listPoints.size());
+  for (auto [entry, point, entryLevel] : llvm::enumerate(arg.listPoints, arg.listLevels)) {
+    if (point < 0 || point >= points)
+      return fail(label + ": entry " + Twine(entry) + " is point " + Twine(point) +
+                  ", but the mesh has " + Twine(points) + " " + stn::locationName(info.location) +
+                  " points");
+    if (entryLevel < 0 || entryLevel >= nlev)
+      return fail(label + ": entry " + Twine(entry) + " is at level " + Twine(entryLevel) +
+                  ", outside " + range(0, nlev));
+    keys.emplace_back(int64_t(entryLevel) * points + point, entry);
+  }
+  llvm::sort(keys);
+  auto twice = std::adjacent_find(keys.begin(), keys.end(),
+                                  [](const auto &a, const auto &b) { return a.first == b.first; });
+  if (twice != keys.end())
+    return fail(label + ": entries " + Twine(twice->second) + " and " +
+                Twine(std::next(twice)->second) + " are both point " +
+                Twine(arg.listPoints[twice->second]) + " at level " +
+                Twine(arg.listLevels[twice->second]));
+  lists[parameter.list] = PointList{arg.listPoints, arg.listLevels};
+  return success();
+}
+
 std::vector<FieldTraffic> Executor::countTraffic() const {
   std::vector<FieldTraffic> traffic(program.parameters.size());
   for (auto [parameter, counted] : llvm::zip_equal(program.parameters, traffic)) {
+    if (parameter.list != kNoList && !listsRead.empty() && listsRead[parameter.list]) {
+      counted.elementBytes = sizeof(int32_t);
+      counted.elementsRead = 2 * static_cast<uint64_t>(lists[parameter.list].size());
+    }
     if (parameter.array < 0 || accesses.empty())
       continue;
     counted.elementBytes = elementBytes(arrays[parameter.array].element);
@@ -516,6 +582,11 @@ LogicalResult Executor::outOfRange(ArrayId id, StringRef verb, int64_t h, int64_
               extent);
 }
 
+LogicalResult Executor::notComputed(ArrayId id, StringRef verb, int64_t h, int64_t k) {
+  return fail(program.arrays[id].description + " " + verb + " at point " + Twine(h) + ", level " +
+              Twine(k) + " in " + where + ": not an entry of the point list it was computed on");
+}
+
 LogicalResult Executor::execute(const LoadInstr &instr) {
   const Array &array = arrays[instr.array];
   int64_t h = 0;
@@ -536,6 +607,8 @@ LogicalResult Executor::execute(const LoadInstr &instr) {
   if (!array.box.contains(h, *k) || n < 0 || n >= array.sparseSize)
     return outOfRange(instr.array, "read", h, n, *k);
   size_t index = array.indexOf(h, n, *k);
+  if (!array.computed.empty() && !array.computed[index])
+    return notComputed(instr.array, "read", h, *k);
   noteAccess(instr.array, index, kRead);
   words[instr.result] = readElement(array, index);
   return success();
@@ -666,6 +739,19 @@ LogicalResult Executor::execute(const RowStoreInstr &instr) {
   return success();
 }
 
+LogicalResult Executor::execute(const ListPointInstr &instr) {
+  const PointList &list = lists[instr.list];
+  int64_t entry = words[instr.entry].i;
+  if (entry < 0 || entry >= list.size())
+    return fail("stn.list_point of entry " + Twine(entry) + " of " +
+                program.lists[instr.list].description + " in " + where + ": outside its " +
+                Twine(list.size()) + " entries");
+  noteListRead(instr.list);
+  words[instr.point] = Word::ofInt(list.points[entry]);
+  words[instr.level] = Word::ofInt(list.levels[entry]);
+  return success();
+}
+
 //===----------------------------------------------------------------------===//
 // Program-level instructions
 //===----------------------------------------------------------------------===//
@@ -688,6 +774,7 @@ void Executor::allocate(ArrayId id, const Box &box) {
   size_t bytes = array.numElements() * elementBytes(info.element);
   array.storage.assign((bytes + 7) / 8, 0);
   array.data = array.storage.data();
+  array.computed.clear();
 }
 
 Box Executor::evaluateDomain(const Domain &domain) const {
@@ -735,6 +822,21 @@ LogicalResult Executor::forEachPoint(const Domain &domain, const Box &box, Slot 
   return success();
 }
 
+template <typename Body> LogicalResult Executor::forEachEntry(ListId id, Slot point, Body &&body) {
+  const PointList &list = lists[id];
+  noteListRead(id);
+  for (int64_t entry = 0; entry < list.size(); ++entry) {
+    int64_t h = list.points[entry];
+    level = list.levels[entry];
+    if (point != kNoSlot)
+      words[point] = Word::ofInt(h);
+    if (failed(body(h, level)))
+      return failure();
+  }
+  level = kNoLevel;
+  return success();
+}
+
 LogicalResult Executor::execute(const AllocInstr &instr) {
   allocate(instr.array, fullBox(program.arrays[instr.array]));
   return success();
@@ -777,6 +879,29 @@ LogicalResult Executor::inRegion(const std::string &name,
 }
 
 LogicalResult Executor::execute(const ApplyInstr &instr) {
+  auto yield = [&](int64_t h, int64_t k) {
+    for (auto [result, value] : llvm::zip(instr.results, instr.yields)) {
+      Array &array = arrays[result];
+      size_t index = array.indexOf(h, 0, k);
+      writeElement(array, index, words[value]);
+      if (!array.computed.empty())
+        array.computed[index] = 1;
+    }
+  };
+  if (instr.domain.list != kNoList)
+    return inRegion(instr.name, [&] {
+      // Bound lists lie on the mesh and below nlev: every temporary holds all of them.
+      for (ArrayId result : instr.results) {
+        allocate(result, fullBox(program.arrays[result]));
+        arrays[result].computed.assign(arrays[result].numElements(), 0);
+      }
+      return forEachEntry(instr.domain.list, instr.point, [&](int64_t h, int64_t k) {
+        if (failed(runBlock(instr.body)))
+          return failure();
+        yield(h, k);
+        return success();
+      });
+    });
   return inRegion(instr.name, [&] {
     Box box = evaluateDomain(instr.domain);
     // A temporary holds the levels of its type: nlev, or nlev+1 for half levels.
@@ -791,16 +916,28 @@ LogicalResult Executor::execute(const ApplyInstr &instr) {
     return forEachPoint(instr.domain, box, instr.point, [&](int64_t h, int64_t k) {
       if (failed(runBlock(instr.body)))
         return failure();
-      for (auto [result, yield] : llvm::zip(instr.results, instr.yields)) {
-        Array &array = arrays[result];
-        writeElement(array, array.indexOf(h, 0, k), words[yield]);
-      }
+      yield(h, k);
       return success();
     });
   });
 }
 
 LogicalResult Executor::execute(const KernelInstr &instr) {
+  if (instr.domain.list != kNoList)
+    return inRegion(instr.name, [&] {
+      if (!instr.loopForm)
+        return forEachEntry(instr.domain.list, instr.point,
+                            [&](int64_t, int64_t) { return runBlock(instr.body); });
+      // Work items: ranges of at most pointsPerItem entries.
+      int64_t entries = lists[instr.domain.list].size();
+      for (int64_t begin = 0; begin < entries; begin += instr.pointsPerItem) {
+        words[instr.box[0]] = Word::ofInt(begin);
+        words[instr.box[1]] = Word::ofInt(std::min(begin + instr.pointsPerItem, entries));
+        if (failed(runBlock(instr.body)))
+          return failure();
+      }
+      return success();
+    });
   return inRegion(instr.name, [&] {
     Box box = evaluateDomain(instr.domain);
     if (failed(checkDomain(instr.domain, box, nlev + 1)))
@@ -833,13 +970,28 @@ LogicalResult Executor::execute(const KernelInstr &instr) {
 }
 
 LogicalResult Executor::execute(const StoreInstr &instr) {
-  Box box = evaluateDomain(instr.domain);
-  if (box.empty())
-    return success();
   const Array &source = arrays[instr.source];
   Array &field = arrays[instr.field];
   const ArrayInfo &sourceInfo = program.arrays[instr.source];
   const ArrayInfo &fieldInfo = program.arrays[instr.field];
+  if (instr.domain.list != kNoList)
+    return forEachEntry(instr.domain.list, kNoSlot, [&](int64_t h, int64_t k) {
+      // The field holds every entry (bound lists lie on the mesh and below nlev).
+      if (!source.box.contains(h, k))
+        return fail("stn.store in " + where + " copies point " + Twine(h) + ", level " + Twine(k) +
+                    " of " + sourceInfo.description + ", which was computed on " +
+                    describeBox(sourceInfo, source.box) + " only");
+      size_t from = source.indexOf(h, 0, k);
+      if (!source.computed.empty() && !source.computed[from])
+        return notComputed(instr.source, "copied by stn.store", h, k);
+      size_t index = field.indexOf(h, 0, k);
+      noteAccess(instr.field, index, kWritten);
+      writeElement(field, index, readElement(source, from));
+      return success();
+    });
+  Box box = evaluateDomain(instr.domain);
+  if (box.empty())
+    return success();
   if (!source.box.contains(box))
     return fail("stn.store in " + where + " copies " + describeBox(sourceInfo, box) + " of " +
                 sourceInfo.description + ", which was computed on " +

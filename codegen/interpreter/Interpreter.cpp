@@ -87,6 +87,14 @@ Argument Argument::boolean(bool value) {
   return arg;
 }
 
+Argument Argument::points(llvm::ArrayRef<int32_t> point, llvm::ArrayRef<int32_t> level) {
+  Argument arg;
+  arg.kind = Kind::Points;
+  arg.listPoints = point;
+  arg.listLevels = level;
+  return arg;
+}
+
 //===----------------------------------------------------------------------===//
 // Interpreter
 //===----------------------------------------------------------------------===//

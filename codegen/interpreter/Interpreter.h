@@ -44,16 +44,20 @@ struct FieldView {
   size_t size = 0;
 };
 
-/// One program argument: a field buffer or a scalar, matched against the
-/// parameter's type (f64/f32 take `real`, iN take `integer`, i1 takes `boolean`).
+/// One program argument: a field buffer, a scalar or a point list, matched
+/// against the parameter's type (f64/f32 take `real`, iN take `integer`, i1
+/// takes `boolean`, `!stn.points` takes `points`).
 struct Argument {
-  enum class Kind { Field, Real, Integer, Boolean };
+  enum class Kind { Field, Real, Integer, Boolean, Points };
 
   Kind kind = Kind::Real;
   FieldView view;
   double realValue = 0.0;
   int64_t integerValue = 0;
   bool booleanValue = false;
+  /// Points: entry i is point `listPoints[i]` of the list's location (its flat
+  /// index) at level `listLevels[i]`; the arrays must outlive the run.
+  llvm::ArrayRef<int32_t> listPoints, listLevels;
 
   static Argument of(FieldView view);
   static Argument field(llvm::MutableArrayRef<double> data);
@@ -65,6 +69,9 @@ struct Argument {
   static Argument real(double value);
   static Argument integer(int64_t value);
   static Argument boolean(bool value);
+  /// Binding checks every entry: a point of the location, a level below nlev,
+  /// no (point, level) pair twice.
+  static Argument points(llvm::ArrayRef<int32_t> point, llvm::ArrayRef<int32_t> level);
 };
 
 /// A field handed to the exchange callback at `stn.exchange`.
@@ -105,7 +112,8 @@ public:
 
   /// With tracking on, every run records which elements of each field argument it read and
   /// wrote (a byte per element while it runs); `lastTraffic` then has one entry per argument
-  /// of the last successful run (zeros for scalars).
+  /// of the last successful run (zeros for scalars; a point list it ran on counts as read,
+  /// two i32 per entry).
   void setTrafficTracking(bool on) { trackTraffic = on; }
   llvm::ArrayRef<FieldTraffic> lastTraffic() const { return traffic; }
 

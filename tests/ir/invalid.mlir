@@ -315,3 +315,52 @@ stn.program @write_level_without_levels(%o: !stn.field<Cell x f64>, %lo: i32, %h
   }
   stn.return
 }
+
+// -----
+
+stn.program @list_and_range(%l: !stn.points<Cell>, %lo: i32, %hi: i32) {
+  // expected-error @+1 {{runs on a point list or on ranges, not both}}
+  %t = "stn.apply"(%lo, %hi, %l) <{location = 0 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0, 1>}> ({
+  ^bb0(%p: !stn.point<Cell>):
+    %x = arith.constant 1.0 : f64
+    stn.yield %x : f64
+  }) : (i32, i32, !stn.points<Cell>) -> !stn.temp<Cell x K x f64>
+  stn.return
+}
+
+// -----
+
+stn.program @list_of_other_location(%l: !stn.points<Edge>) {
+  // expected-error @+1 {{the point list must be of the location it runs on}}
+  %t = "stn.apply"(%l) <{location = 0 : i32, operandSegmentSizes = array<i32: 0, 0, 0, 0, 1>}> ({
+  ^bb0(%p: !stn.point<Cell>):
+    %x = arith.constant 1.0 : f64
+    stn.yield %x : f64
+  }) : (!stn.points<Edge>) -> !stn.temp<Cell x K x f64>
+  stn.return
+}
+
+// -----
+
+stn.program @list_without_levels(%l: !stn.points<Cell>) {
+  // expected-error @+1 {{result 0 must have full levels: a point list gives each point a level}}
+  %t = stn.apply on Cell at %l -> !stn.temp<Cell x f64> {
+  ^bb0(%p: !stn.point<Cell>):
+    %x = arith.constant 1.0 : f64
+    stn.yield %x : f64
+  }
+  stn.return
+}
+
+// -----
+
+stn.program @list_store_without_levels(%l: !stn.points<Cell>, %o: !stn.field<Cell x f64>, %lo: i32, %hi: i32) {
+  %t = stn.apply on Cell[%lo : %hi] -> !stn.temp<Cell x f64> {
+  ^bb0(%p: !stn.point<Cell>):
+    %x = arith.constant 1.0 : f64
+    stn.yield %x : f64
+  }
+  // expected-error @+1 {{a point list is stored into a field with full levels}}
+  stn.store %t to %o on Cell at %l : !stn.temp<Cell x f64> to !stn.field<Cell x f64>
+  stn.return
+}

@@ -134,3 +134,41 @@ stn.program @loop_form(%f: !stn.field<Cell x K x f64>, %o: !stn.field<Cell x K x
   }
   stn.return
 }
+
+// -----
+
+// A point list: applications, stores and kernels over it, and its entries in
+// loop form.
+// CHECK-LABEL: stn.program @point_list
+// CHECK-SAME: (%[[L:.*]]: !stn.points<Cell>,
+// CHECK: %[[T:.*]] = apply on Cell at %[[L]] -> !stn.temp<Cell x K x f64> {
+// CHECK: store %[[T]] to %{{.*}} on Cell at %[[L]] : !stn.temp<Cell x K x f64> to !stn.field<Cell x K x f64>
+// CHECK: kernel "k" on Cell at %[[L]] attributes {kblock = 1 : i64, loop_form} {
+// CHECK-NEXT: ^bb0(%e_begin: index, %e_end: index):
+// CHECK: %[[P:.*]], %[[K:.*]] = stn.list_point %[[L]][%{{.*}}] : !stn.points<Cell> -> !stn.point<Cell>
+// CHECK-NEXT: stn.load %{{.*}}[%[[P]], %[[K]]]
+// CHECK: kernel "kf" on Cell at %[[L]] attributes {kblock = 1 : i64} {
+stn.program @point_list(%l: !stn.points<Cell>, %f: !stn.field<Cell x K x f64>,
+    %o: !stn.field<Cell x K x f64> {stn.intent = 1 : i32}) {
+  %t = stn.apply on Cell at %l -> !stn.temp<Cell x K x f64> {
+  ^bb0(%p: !stn.point<Cell>):
+    %v = stn.load %f[%p, k] : !stn.field<Cell x K x f64>
+    stn.yield %v : f64
+  }
+  stn.store %t to %o on Cell at %l : !stn.temp<Cell x K x f64> to !stn.field<Cell x K x f64>
+  stn.kernel "k" on Cell at %l attributes {loop_form} {
+  ^bb0(%eb: index, %ee: index):
+    %c1 = arith.constant 1 : index
+    scf.for %e = %eb to %ee step %c1 {
+      %p, %k = stn.list_point %l[%e] : !stn.points<Cell> -> !stn.point<Cell>
+      %v = stn.load %f[%p, %k] : !stn.field<Cell x K x f64>
+      stn.write %v to %o at %p : !stn.point<Cell> level %k : f64, !stn.field<Cell x K x f64>
+    }
+  }
+  stn.kernel "kf" on Cell at %l {
+  ^bb0(%p: !stn.point<Cell>):
+    %v = stn.load %f[%p, k] : !stn.field<Cell x K x f64>
+    stn.write %v to %o at %p : !stn.point<Cell> : f64, !stn.field<Cell x K x f64>
+  }
+  stn.return
+}

@@ -101,3 +101,53 @@ stn.program @below_level_zero(%f: !stn.field<Cell x K x f64>, %o: !stn.field<Cel
   stn.store %u to %o on Cell[%lo : %hi] K[%c0 : %n] : !stn.temp<Cell x K x f64> to !stn.field<Cell x K x f64>
   stn.return
 }
+
+// -----
+
+// A temporary read at the centre by an application over a point list is
+// computed at the list's entries too.
+stn.connectivity @C2E2C : Cell -> Cell [3] skip
+
+// CHECK-LABEL: stn.program @point_list_producer
+// CHECK: apply on Cell at %arg0 -> !stn.temp<Cell x K x f64>
+// CHECK: apply on Cell at %arg0 -> !stn.temp<Cell x K x f64>
+stn.program @point_list_producer(%l: !stn.points<Cell>, %f: !stn.field<Cell x K x f64>,
+    %o: !stn.field<Cell x K x f64> {stn.intent = 1 : i32}) {
+  %half = stn.apply on Cell -> !stn.temp<Cell x K x f64> {
+  ^bb0(%p: !stn.point<Cell>):
+    %v = stn.load %f[%p, k] : !stn.field<Cell x K x f64>
+    stn.yield %v : f64
+  }
+  %t = stn.apply on Cell at %l -> !stn.temp<Cell x K x f64> {
+  ^bb0(%p: !stn.point<Cell>):
+    %v = stn.load %half[%p, k] : !stn.temp<Cell x K x f64>
+    stn.yield %v : f64
+  }
+  stn.store %t to %o on Cell at %l : !stn.temp<Cell x K x f64> to !stn.field<Cell x K x f64>
+  stn.return
+}
+
+// -----
+
+stn.connectivity @C2E2C : Cell -> Cell [3] skip
+
+// Read at a neighbour of an entry: which points that reaches is known only at
+// run time.
+stn.program @point_list_neighbour(%l: !stn.points<Cell>, %f: !stn.field<Cell x K x f64>,
+    %o: !stn.field<Cell x K x f64> {stn.intent = 1 : i32}) {
+  %half = stn.apply on Cell -> !stn.temp<Cell x K x f64> {
+  ^bb0(%p: !stn.point<Cell>):
+    %v = stn.load %f[%p, k] : !stn.field<Cell x K x f64>
+    stn.yield %v : f64
+  } attributes {name = "half"}
+  %t = stn.apply on Cell at %l -> !stn.temp<Cell x K x f64> {
+  ^bb0(%p: !stn.point<Cell>):
+    %c0 = arith.constant 0 : index
+    %n = stn.neighbor %p through @C2E2C [%c0] : !stn.point<Cell> -> !stn.point<Cell>
+    // expected-error @+1 {{'half' is read away from the entry of the point list being computed; pass it to the stencil as a field instead}}
+    %v = stn.load %half[%n, k] : !stn.temp<Cell x K x f64>
+    stn.yield %v : f64
+  }
+  stn.store %t to %o on Cell at %l : !stn.temp<Cell x K x f64> to !stn.field<Cell x K x f64>
+  stn.return
+}

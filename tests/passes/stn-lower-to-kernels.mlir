@@ -234,3 +234,25 @@ stn.program @dynamic_levels_cuda(%th: !stn.field<Cell x K x f64> {stn.name = "th
   stn.return
 }
 }
+
+// -----
+
+// An application over a point list becomes a kernel over the same list that
+// writes its stores at the entries.
+// CHECK-LABEL: stn.program @point_list
+// CHECK: kernel "bump" on Cell at %arg0 attributes {kblock = 1 : i64} {
+// CHECK-NEXT: ^bb0(%[[P:.*]]: !stn.point<Cell>):
+// CHECK: stn.write %{{.*}} to %arg1 at %[[P]] : !stn.point<Cell> : f64, <Cell x K x f64>
+// CHECK-NOT: kernel
+stn.program @point_list(%l: !stn.points<Cell>,
+    %z: !stn.field<Cell x K x f64> {stn.intent = 2 : i32}) {
+  %t = stn.apply on Cell at %l -> !stn.temp<Cell x K x f64> {
+  ^bb0(%p: !stn.point<Cell>):
+    %v = stn.load %z[%p, k] : !stn.field<Cell x K x f64>
+    %one = arith.constant 1.0 : f64
+    %w = arith.addf %v, %one : f64
+    stn.yield %w : f64
+  } attributes {name = "bump"}
+  stn.store %t to %z on Cell at %l : !stn.temp<Cell x K x f64> to !stn.field<Cell x K x f64>
+  stn.return
+}

@@ -80,3 +80,31 @@ stn.program @shapes(%area: !stn.field<Cell x f64> {stn.name = "area"},
   }
   stn.return
 }
+
+// -----
+
+// A kernel over a point list loops over a work item's entries on every
+// target, each entry giving its point and level; no simd loop (entries
+// scatter).
+// CPP-LABEL: kernel "list" on Cell at %arg0
+// CPP-SAME: loop_form}
+// CPP-NEXT: ^bb0(%[[EB:e_begin]]: index, %[[EE:e_end]]: index):
+// CPP-NEXT: %[[ONE:.*]] = arith.constant 1 : index
+// CPP-NEXT: scf.for %[[E:.*]] = %[[EB]] to %[[EE]] step %[[ONE]] {
+// CPP-NEXT: %[[P:.*]], %[[K:.*]] = stn.list_point %arg0[%[[E]]] : !stn.points<Cell> -> !stn.point<Cell>
+// CPP-NEXT: %[[V:.*]] = stn.load %arg1[%[[P]], %[[K]] - 1] : !stn.field<Cell x K x f64>
+// CPP-NEXT: stn.write %[[V]] to %arg2 at %[[P]] : !stn.point<Cell> level %[[K]] : f64, <Cell x K x f64>
+// CPP-NEXT: }
+// CPP-NOT: stn.simd
+// CUDA-LABEL: kernel "list" on Cell at %arg0
+// CUDA: stn.list_point
+// CUDA-NOT: stn.simd
+stn.program @point_list(%l: !stn.points<Cell>, %f: !stn.field<Cell x K x f64>,
+    %out: !stn.field<Cell x K x f64> {stn.intent = 1 : i32}) {
+  stn.kernel "list" on Cell at %l {
+  ^bb0(%p: !stn.point<Cell>):
+    %v = stn.load %f[%p, k - 1] : !stn.field<Cell x K x f64>
+    stn.write %v to %out at %p : !stn.point<Cell> : f64, !stn.field<Cell x K x f64>
+  }
+  stn.return
+}

@@ -369,3 +369,27 @@ stn.program @reads_target(%vn: !stn.field<Edge x K x f64> {stn.intent = 2 : i32,
   stn.store %sel to %vn on Edge[%lo : %hi] K[%c0 : %n] : !stn.temp<Edge x K x f64> to !stn.field<Edge x K x f64>
   stn.return
 }
+
+// -----
+
+// A selection over a point list by index has no boxes to be stored over: it
+// stays one application (its entries are known only at run time).
+// CHECK-LABEL: stn.program @point_list
+// CHECK: apply on Cell at %arg0
+// CHECK: arith.select
+// CHECK: store %{{.*}} to %arg2 on Cell at %arg0
+// CHECK-NOT: store
+stn.program @point_list(%l: !stn.points<Cell>, %f: !stn.field<Cell x K x f64>,
+    %z: !stn.field<Cell x K x f64> {stn.intent = 2 : i32}, %n: i32) {
+  %t = stn.apply on Cell at %l -> !stn.temp<Cell x K x f64> {
+  ^bb0(%p: !stn.point<Cell>):
+    %i = stn.index %p : !stn.point<Cell>
+    %inner = arith.cmpi slt, %i, %n : i32
+    %v = stn.load %f[%p, k] : !stn.field<Cell x K x f64>
+    %old = stn.load %z[%p, k] : !stn.field<Cell x K x f64>
+    %r = arith.select %inner, %v, %old : f64
+    stn.yield %r : f64
+  }
+  stn.store %t to %z on Cell at %l : !stn.temp<Cell x K x f64> to !stn.field<Cell x K x f64>
+  stn.return
+}

@@ -16,7 +16,7 @@ inline Parameter field(const std::string &name, std::optional<Location> location
                        Parameter::Intent intent = Parameter::Intent::In) {
   Parameter parameter;
   parameter.name = name;
-  parameter.isField = true;
+  parameter.kind = ArgumentKind::Field;
   parameter.intent = intent;
   parameter.location = location;
   parameter.neighbors = neighbors;
@@ -29,6 +29,15 @@ inline Parameter scalar(const std::string &name, ScalarArgument::Type type) {
   Parameter parameter;
   parameter.name = name;
   parameter.scalarType = type;
+  return parameter;
+}
+
+inline Parameter points(const std::string &name, Location location = Location::Cell) {
+  Parameter parameter;
+  parameter.name = name;
+  parameter.kind = ArgumentKind::Points;
+  parameter.location = location;
+  parameter.vertical = Parameter::Vertical::Full;
   return parameter;
 }
 

@@ -1,11 +1,12 @@
 # Unit tests of fusec-bench's library (tools/fusec-bench): inputs files, scalar expressions,
-# field generators, verification, timing summaries, metrics and OpenACC files, and the
-# comparison's figures; the pipeline configuration section each backend runs with.
+# field and point-list generators, verification, timing summaries, metrics and OpenACC files,
+# and the comparison's figures; the pipeline configuration section each backend runs with.
 add_executable(fusec-bench-tests
   ${CMAKE_CURRENT_LIST_DIR}/catch_main.cpp
   ${CMAKE_CURRENT_LIST_DIR}/test_bench_config.cpp
   ${CMAKE_CURRENT_LIST_DIR}/test_bench_inputs.cpp
   ${CMAKE_CURRENT_LIST_DIR}/test_bench_outputs.cpp
+  ${CMAKE_CURRENT_LIST_DIR}/test_bench_points.cpp
   ${CMAKE_CURRENT_LIST_DIR}/test_bench_ranks.cpp
   ${CMAKE_CURRENT_LIST_DIR}/test_bench_generator.cpp
   ${CMAKE_CURRENT_LIST_DIR}/test_bench_verification.cpp

@@ -6,6 +6,7 @@ add_executable(fusec-interpreter-tests
   ${CMAKE_CURRENT_LIST_DIR}/test_interpreter_arith.cpp
   ${CMAKE_CURRENT_LIST_DIR}/test_interpreter_errors.cpp
   ${CMAKE_CURRENT_LIST_DIR}/test_interpreter_large.cpp
+  ${CMAKE_CURRENT_LIST_DIR}/test_interpreter_points.cpp
 )
 target_link_libraries(fusec-interpreter-tests PRIVATE
   FusecInterpreter

@@ -35,7 +35,8 @@ TEST_CASE("rank jobs survive writing and reading", "[ranks]") {
       field("offsets", Location::Vertex, 6, Parameter::Vertical::None, DType::Int32, Parameter::Intent::In),
       scalar("dtime", ScalarArgument::Type::F64), scalar("flag", ScalarArgument::Type::Bool),
       scalar("end_local_e", ScalarArgument::Type::I32),
-      scalar("big", ScalarArgument::Type::I64), scalar("half", ScalarArgument::Type::F32)};
+      scalar("big", ScalarArgument::Type::I64), scalar("half", ScalarArgument::Type::F32),
+      points("steep", Location::Cell)};
   ProgramSignature second;
   second.name = "q";
   second.parameters = {scalar("x", ScalarArgument::Type::F64)};
@@ -53,13 +54,17 @@ TEST_CASE("rank jobs survive writing and reading", "[ranks]") {
   CHECK(read->programs[0].outputLocation == Location::Edge);
   CHECK_FALSE(read->programs[1].outputLocation);
   const Parameter &mask = read->programs[0].parameters[1];
-  CHECK(mask.isField);
+  CHECK(mask.isField());
   CHECK(mask.location == Location::Cell);
   CHECK(mask.neighbors == 3);
   CHECK(mask.vertical == Parameter::Vertical::Half);
   CHECK(mask.dtype == DType::Bool);
   CHECK_FALSE(read->programs[0].parameters[2].location);
   CHECK(read->programs[0].parameters[8].scalarType == ScalarArgument::Type::F32);
+  const Parameter &steep = read->programs[0].parameters[9];
+  CHECK(steep.isPoints());
+  CHECK(steep.location == Location::Cell);
+  CHECK(steep.describe() == "points<Cell, K>");
 }
 
 TEST_CASE("malformed rank jobs are rejected with their line", "[ranks]") {
@@ -75,6 +80,8 @@ TEST_CASE("malformed rank jobs are rejected with their line", "[ranks]") {
   CHECK(error("library l\nprogram p\nparam x field in 5 0 full f64\n").find("malformed") !=
         std::string::npos);
   CHECK(error("library l\nprogram p\nparam x scalar f16\n").find("scalar type") !=
+        std::string::npos);
+  CHECK(error("library l\nprogram p\nparam x points 7\n").find("malformed point-list") !=
         std::string::npos);
   CHECK(error("library l\ncolour blue\nprogram p\n").find("unknown entry") != std::string::npos);
   CHECK(error("library l\ninputs DIR\nprogram p\n").find("random or realistic") !=

@@ -148,7 +148,8 @@ mlir::FailureOr<std::string> emitBenchSupport(mlir::ModuleOp module, ShimTarget 
   std::string text;
   llvm::raw_string_ostream os(text);
   os << "\n// fusec-bench: one entry point per program taking its arguments as an array of\n"
-        "// pointers (fields: the data; scalars: the value).\n";
+        "// pointers (fields: the data; scalars: the value; point lists: their count and arrays).\n"
+     << pointListDefinition() << "\n";
   if (target == ShimTarget::Cuda)
     os << kCudaEvents;
   for (const codegen::ProgramInterface &interface : *interfaces) {
@@ -162,7 +163,11 @@ mlir::FailureOr<std::string> emitBenchSupport(mlir::ModuleOp module, ShimTarget 
     std::vector<std::string> arguments{"static_cast<" + interface.handle + " *>(handle)"};
     for (auto [index, parameter] : llvm::enumerate(interface.parameters)) {
       std::string slot = "arguments[" + std::to_string(index) + "]";
-      if (parameter.isField) {
+      if (mlir::isa<stn::PointsType>(parameter.type)) {
+        std::string list = "static_cast<const fusec_bench_point_list *>(" + slot + ")";
+        for (const char *member : {"->count", "->cell", "->level"})
+          arguments.push_back(list + member);
+      } else if (parameter.isField) {
         std::string element = *codegen::cScalarType(stn::getElementType(parameter.type));
         arguments.push_back("static_cast<" + std::string(parameter.isConst ? "const " : "") +
                             element + " *>(" + slot + ")");

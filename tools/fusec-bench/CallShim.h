@@ -8,8 +8,10 @@
 //                                     double *seconds);
 //
 // which calls P_run on the instance `handle` (a P_handle * from P_create) with
-// arguments[i] as the i-th argument (a field's data
-// pointer, or a pointer to a scalar of the parameter's C type) and, on CUDA,
+// arguments[i] as the i-th parameter (a field's data pointer, a pointer to a
+// scalar of the parameter's C type, or a pointer to a point list's
+// fusec_bench_point_list (CallShimNames.h), whose members are P_run's
+// NAME_count, NAME_cell and NAME_level) and, on CUDA,
 // waits for the device; there, when `seconds` is not null, it also stores the
 // time between CUDA events recorded on the default stream just before and
 // just after P_run's launches. Once per library it appends

@@ -57,7 +57,7 @@ Result<ProgramSignature> describeProgram(mlir::Operation *operation) {
       std::optional<DType> dtype = fieldElement(field.getElementType());
       if (!dtype)
         return unsupported(type);
-      parameter.isField = true;
+      parameter.kind = ArgumentKind::Field;
       parameter.intent = Parameter::Intent(static_cast<int>(program.getArgIntent(index)));
       if (field.getLocation())
         parameter.location = Location(static_cast<int>(*field.getLocation()));
@@ -66,6 +66,10 @@ Result<ProgramSignature> describeProgram(mlir::Operation *operation) {
       parameter.dtype = *dtype;
       if (!signature.outputLocation && parameter.isOutput() && parameter.location)
         signature.outputLocation = parameter.location;
+    } else if (auto list = mlir::dyn_cast<stn::PointsType>(type)) {
+      parameter.kind = ArgumentKind::Points;
+      parameter.location = Location(static_cast<int>(list.getLocation()));
+      parameter.vertical = Parameter::Vertical::Full;
     } else {
       std::optional<ScalarArgument::Type> scalar = scalarType(type);
       if (!scalar)

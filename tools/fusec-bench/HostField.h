@@ -1,8 +1,8 @@
 //===- HostField.h - program arguments held on the host -----------*- C++ -*-===//
 //
-// The buffers and scalar values fusec-bench hands to a program, in the layout
-// of docs/runtime.md: f[h + n*ld + k*ld*N] with ld = number of points (no
-// padding); a vertical-only field is f[k].
+// The buffers, scalar values and point lists fusec-bench hands to a program,
+// fields in the layout of docs/runtime.md: f[h + n*ld + k*ld*N] with ld =
+// number of points (no padding); a vertical-only field is f[k].
 //
 //===----------------------------------------------------------------------===//
 
@@ -10,6 +10,8 @@
 #define FUSEC_TOOLS_BENCH_HOSTFIELD_H
 
 #include "fusec/field.h"
+#include "fusec/npy.h"
+#include "fusec/status.h"
 
 #include <cstdint>
 #include <cstdlib>
@@ -83,6 +85,26 @@ private:
   std::vector<uint8_t, HugePageAllocator<uint8_t>> bytes_;
 };
 
+/// What a parameter takes: a scalar, a field buffer or a point list
+/// (`points<Cell, K>`: (point, level) entries, given at run time).
+enum class ArgumentKind { Scalar, Field, Points };
+
+/// A point list: entry i is point `points[i]` (0-based flat index of the
+/// list's location) at level `levels[i]` (0-based); no pair twice.
+struct PointList {
+  std::vector<int32_t> points, levels;
+
+  size_t size() const { return points.size(); }
+};
+
+/// A point list as a .npy array: int32 of shape (N, 2), row i = (point, level) of entry i.
+NpyArray pointListToNpy(const PointList &list);
+/// The list in such an array (C or Fortran order); `source` names it in messages.
+Result<PointList> pointListFromNpy(const NpyArray &array, const std::string &source);
+/// Whether every entry is a point of the `points` of its location at a level
+/// below `nlev`, and no (point, level) pair is there twice.
+Status checkPointList(const PointList &list, int32_t points, int32_t nlev);
+
 /// A scalar argument, in the C type of its parameter.
 struct ScalarArgument {
   enum class Type { F64, F32, I32, I64, Bool };
@@ -92,12 +114,17 @@ struct ScalarArgument {
   bool boolean = false; // Bool
 };
 
-/// One argument of a program call: a field or a scalar.
+/// One argument of a program call: a field, a scalar or a point list.
 struct ArgumentValue {
-  bool isField = false;
+  ArgumentKind kind = ArgumentKind::Scalar;
   bool isOutput = false; // an out or inout field: what a run writes
   HostField field;
   ScalarArgument scalar;
+  PointList points;
+
+  bool isField() const { return kind == ArgumentKind::Field; }
+  bool isScalar() const { return kind == ArgumentKind::Scalar; }
+  bool isPoints() const { return kind == ArgumentKind::Points; }
 };
 
 } // namespace fusec::bench

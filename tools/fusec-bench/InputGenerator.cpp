@@ -42,6 +42,13 @@ const Points &pointsOf(const Grid &grid, Location location) {
                                       : geometry.vertices;
 }
 
+/// `value` as a short decimal ("5", "0.25").
+std::string number(double value) {
+  char text[32];
+  std::snprintf(text, sizeof text, "%g", value);
+  return text;
+}
+
 bool isCoefficientName(const std::string &name) {
   for (const std::string &candidate : InputGenerator::coefficientNames())
     if (candidate == name)
@@ -49,14 +56,16 @@ bool isCoefficientName(const std::string &name) {
   return false;
 }
 
-enum class EntryKind { Scalar, Field, Tolerance };
+enum class EntryKind { Scalar, Field, Points, Tolerance };
 
 bool fits(const Parameter &parameter, EntryKind kind) {
   switch (kind) {
   case EntryKind::Scalar:
-    return !parameter.isField;
+    return parameter.isScalar();
   case EntryKind::Field:
-    return parameter.isField;
+    return parameter.isField();
+  case EntryKind::Points:
+    return parameter.isPoints();
   case EntryKind::Tolerance:
     return parameter.isOutput();
   }
@@ -64,9 +73,10 @@ bool fits(const Parameter &parameter, EntryKind kind) {
 }
 
 const char *entryWhat(EntryKind kind) {
-  return kind == EntryKind::Scalar  ? "scalar parameter"
-         : kind == EntryKind::Field ? "field parameter"
-                                    : "output field";
+  return kind == EntryKind::Scalar   ? "scalar parameter"
+         : kind == EntryKind::Field  ? "field parameter"
+         : kind == EntryKind::Points ? "point-list parameter"
+                                     : "output field";
 }
 
 const char *article(EntryKind kind) { return kind == EntryKind::Tolerance ? "an" : "a"; }
@@ -105,6 +115,43 @@ Status checkNames(const Entries &entries, EntryKind kind, const ProgramSignature
   return Status::success();
 }
 
+/// The program's own entry for `name`, else the file-wide one, when it covers `mode`.
+template <typename T>
+const PerMode<T> *findEntry(const std::map<std::string, PerMode<T>> *program,
+                            const std::map<std::string, PerMode<T>> &defaults,
+                            const std::string &name, InputMode mode) {
+  if (program)
+    if (auto found = program->find(name); found != program->end() && found->second.get(mode))
+      return &found->second;
+  if (auto found = defaults.find(name); found != defaults.end() && found->second.get(mode))
+    return &found->second;
+  return nullptr;
+}
+
+const ParameterInputs *inputsOf(const InputsFile &file, const ProgramSignature &program) {
+  auto found = file.programs.find(program.name);
+  return found == file.programs.end() ? nullptr : &found->second.inputs;
+}
+
+/// The index among `program`'s parameters of the field that `nonzero(FIELD, ...)` of point
+/// list `list` reads: a dense field of the list's location with full levels.
+Result<size_t> nonzeroField(const ProgramSignature &program, const Parameter &list,
+                            const PointsGenerator &generator) {
+  std::string wanted = std::string(location_name(*list.location)) + " x K";
+  for (size_t i = 0; i < program.parameters.size(); ++i) {
+    const Parameter &parameter = program.parameters[i];
+    if (parameter.name != generator.field)
+      continue;
+    if (!parameter.isField() || parameter.location != list.location || parameter.neighbors != 0 ||
+        parameter.vertical != Parameter::Vertical::Full)
+      return Status::failure("'" + generator.text + "': '" + generator.field + "' is " +
+                             parameter.describe() + ", not a field of " + wanted);
+    return i;
+  }
+  return Status::failure("'" + generator.text + "': program '" + program.name + "' has no field '" +
+                         generator.field + "'");
+}
+
 } // namespace
 
 Status checkInputsFile(const InputsFile &file, const std::vector<ProgramSignature> &programs) {
@@ -112,6 +159,8 @@ Status checkInputsFile(const InputsFile &file, const std::vector<ProgramSignatur
     if (Status status = checkNames(inputs.scalars, EntryKind::Scalar, program, programs); !status)
       return status;
     if (Status status = checkNames(inputs.fields, EntryKind::Field, program, programs); !status)
+      return status;
+    if (Status status = checkNames(inputs.points, EntryKind::Points, program, programs); !status)
       return status;
     return checkNames(inputs.tolerances, EntryKind::Tolerance, program, programs);
   };
@@ -126,6 +175,23 @@ Status checkInputsFile(const InputsFile &file, const std::vector<ProgramSignatur
       return Status::failure(entry.where + ": error: the file defines no program '" + name + "'");
     if (Status status = checkAll(entry.inputs, program); !status)
       return status;
+  }
+  // The entry each program's point list gets in each mode, where it is a `nonzero`.
+  for (const ProgramSignature &program : programs) {
+    const ParameterInputs *own = inputsOf(file, program);
+    for (const Parameter &parameter : program.parameters) {
+      if (!parameter.isPoints())
+        continue;
+      for (InputMode mode : {InputMode::Random, InputMode::Realistic}) {
+        const PerMode<PointsGenerator> *entry =
+            findEntry(own ? &own->points : nullptr, file.defaults.points, parameter.name, mode);
+        if (!entry || entry->get(mode)->kind != PointsGenerator::Kind::Nonzero)
+          continue;
+        if (Result<size_t> field = nonzeroField(program, parameter, *entry->get(mode)); !field)
+          return Status::failure(entry->where + ": error: point list '" + parameter.name +
+                                 "' of program '" + program.name + "': " + field.error());
+      }
+    }
   }
   return Status::success();
 }
@@ -169,21 +235,7 @@ ScalarEnvironment InputGenerator::environment() {
 }
 
 const ParameterInputs *InputGenerator::programInputs(const ProgramSignature &program) const {
-  auto found = file.programs.find(program.name);
-  return found == file.programs.end() ? nullptr : &found->second.inputs;
-}
-
-/// The program's own entry for `name`, else the file-wide one, when it covers `mode`.
-template <typename T>
-static const PerMode<T> *findEntry(const std::map<std::string, PerMode<T>> *program,
-                                   const std::map<std::string, PerMode<T>> &defaults,
-                                   const std::string &name, InputMode mode) {
-  if (program)
-    if (auto found = program->find(name); found != program->end() && found->second.get(mode))
-      return &found->second;
-  if (auto found = defaults.find(name); found != defaults.end() && found->second.get(mode))
-    return &found->second;
-  return nullptr;
+  return inputsOf(file, program);
 }
 
 Result<ScalarArgument> InputGenerator::scalar(const ProgramSignature &program,
@@ -293,11 +345,10 @@ Status InputGenerator::copyCoefficient(const std::string &name, const std::strin
   return Status::failure("unknown coefficient '" + name + "' (known: " + known + ")");
 }
 
-Status InputGenerator::generateField(const FieldGenerator &generator, const Parameter &parameter,
-                                     HostField &field) {
-  const FieldFormat &format = field.format();
+Result<std::vector<double>>
+InputGenerator::evaluateNumbers(const std::vector<ScalarExpression> &arguments) {
   std::vector<double> numbers;
-  for (const ScalarExpression &argument : generator.arguments) {
+  for (const ScalarExpression &argument : arguments) {
     Result<ScalarValue> value = argument.evaluate(environment());
     if (!value)
       return value.status();
@@ -305,6 +356,16 @@ Status InputGenerator::generateField(const FieldGenerator &generator, const Para
       return Status::failure("'" + argument.text() + "' is a boolean, not a number");
     numbers.push_back(value->number);
   }
+  return numbers;
+}
+
+Status InputGenerator::generateField(const FieldGenerator &generator, const Parameter &parameter,
+                                     HostField &field) {
+  const FieldFormat &format = field.format();
+  Result<std::vector<double>> evaluated = evaluateNumbers(generator.arguments);
+  if (!evaluated)
+    return evaluated.status();
+  const std::vector<double> &numbers = *evaluated;
   RandomGenerator rng = RandomGenerator::for_field(source.seed, parameter.name);
   size_t size = format.size();
 
@@ -469,32 +530,141 @@ Status InputGenerator::fillField(const ProgramSignature &program, const Paramete
   return status;
 }
 
+/// A saved point list, checked against the grid: compiled code trusts its entries.
+static Result<PointList> loadPoints(const std::string &path, const Parameter &parameter,
+                                    const Grid &grid, int32_t nlev) {
+  Result<NpyArray> array = read_npy(path);
+  if (!array)
+    return array.status();
+  Result<PointList> list = pointListFromNpy(*array, path);
+  if (!list)
+    return list;
+  if (Status status = checkPointList(*list, grid.num_points(*parameter.location), nlev); !status)
+    return Status::failure(path + ": point list '" + parameter.name + "': " + status.message());
+  return list;
+}
+
+Status InputGenerator::generatePoints(const PointsGenerator &generator,
+                                      const ProgramSignature &program, const Parameter &parameter,
+                                      const std::vector<ArgumentValue> &values, PointList &list) {
+  Result<std::vector<double>> evaluated = evaluateNumbers(generator.arguments);
+  if (!evaluated)
+    return evaluated.status();
+  bool fraction = generator.kind == PointsGenerator::Kind::Fraction;
+  double share = fraction ? evaluated->front() : 1.0;
+  if (!(share >= 0.0 && share <= 1.0))
+    return Status::failure("the fraction " + number(share) + " is not in [0, 1]");
+  std::vector<double> bounds(evaluated->begin() + (fraction ? 1 : 0), evaluated->end());
+  int32_t points = grid.num_points(*parameter.location);
+  if (bounds.size() == 2)
+    bounds.insert(bounds.end(), {0.0, double(nlev)});
+  auto checkRange = [](double lo, double hi, int32_t limit, const std::string &what) {
+    if (lo != std::floor(lo) || hi != std::floor(hi) || lo < 0 || lo > hi || hi > limit)
+      return Status::failure("the " + what + " [" + number(lo) + ", " + number(hi) +
+                             ") are not a range of integers within [0, " + std::to_string(limit) +
+                             "]");
+    return Status::success();
+  };
+  if (Status status = checkRange(bounds[0], bounds[1], points,
+                                 std::string(location_name(*parameter.location)) + " points");
+      !status)
+    return status;
+  if (Status status = checkRange(bounds[2], bounds[3], nlev, "levels"); !status)
+    return status;
+  int32_t lo = int32_t(bounds[0]), hi = int32_t(bounds[1]);
+  int32_t klo = int32_t(bounds[2]), khi = int32_t(bounds[3]);
+
+  const HostField *field = nullptr;
+  if (generator.kind == PointsGenerator::Kind::Nonzero) {
+    Result<size_t> index = nonzeroField(program, parameter, generator);
+    if (!index)
+      return index.status();
+    field = &values[*index].field;
+  }
+  // Fraction: selection sampling (Knuth's algorithm S), exactly the rounded share of the
+  // candidates, in order.
+  RandomGenerator rng = RandomGenerator::for_field(source.seed, parameter.name);
+  uint64_t candidates = uint64_t(hi - lo) * uint64_t(khi - klo);
+  uint64_t wanted = uint64_t(std::llround(share * double(candidates)));
+  list = PointList();
+  for (int32_t k = klo; k < khi; ++k)
+    for (int32_t h = lo; h < hi; ++h, --candidates) {
+      bool taken = generator.kind == PointsGenerator::Kind::All ||
+                   (field && field->get(size_t(h) + size_t(k) * size_t(points)) != 0.0) ||
+                   (fraction && rng.below(candidates) < wanted);
+      if (!taken)
+        continue;
+      if (fraction)
+        --wanted;
+      list.points.push_back(h);
+      list.levels.push_back(k);
+    }
+  return Status::success();
+}
+
+Status InputGenerator::fillPoints(const ProgramSignature &program, size_t index,
+                                  std::vector<ArgumentValue> &values) {
+  const Parameter &parameter = program.parameters[index];
+  PointList &list = values[index].points;
+  const ParameterInputs *own = programInputs(program);
+  const PerMode<PointsGenerator> *spec =
+      findEntry(own ? &own->points : nullptr, file.defaults.points, parameter.name, source.mode);
+  if (spec) {
+    Status status = generatePoints(*spec->get(source.mode), program, parameter, values, list);
+    if (!status)
+      return Status::failure(spec->where + ": point list '" + parameter.name +
+                             "': " + status.message());
+    return status;
+  }
+  std::string text =
+      "fraction(0.1, 0, " + std::to_string(grid.num_points(*parameter.location)) + ")";
+  std::string error;
+  Status status =
+      generatePoints(*PointsGenerator::parse(text, error), program, parameter, values, list);
+  if (!status)
+    return Status::failure("point list '" + parameter.name + "' (default " + text +
+                           "): " + status.message());
+  return status;
+}
+
 Result<GeneratedArguments> InputGenerator::generate(const ProgramSignature &program) {
   GeneratedArguments arguments;
+  std::vector<size_t> listsToGenerate;
   for (const Parameter &parameter : program.parameters) {
     ArgumentValue value;
-    value.isField = parameter.isField;
+    value.kind = parameter.kind;
     value.isOutput = parameter.isOutput();
     std::optional<std::string> path;
     if (source.directory)
       path = findInputFile(*source.directory, program.name, parameter.name);
-    if (parameter.isField) {
+    if (parameter.isField()) {
       value.field = HostField(parameter.format(grid, nlev));
       Status status = path ? load_field_npy(*path, value.field.format().npyLayout(),
                                             parameter.dtype, value.field.data())
                            : fillField(program, parameter, value.field);
       if (!status)
         return status;
-    } else {
+    } else if (parameter.isScalar()) {
       Result<ScalarArgument> scalarValue =
           path ? loadScalar(*path, parameter) : scalar(program, parameter);
       if (!scalarValue)
         return scalarValue.status();
       value.scalar = *scalarValue;
+    } else if (path) {
+      Result<PointList> list = loadPoints(*path, parameter, grid, nlev);
+      if (!list)
+        return list.status();
+      value.points = std::move(*list);
+    } else {
+      listsToGenerate.push_back(arguments.values.size());
     }
     arguments.loadedFromDirectory += path ? 1 : 0;
     arguments.values.push_back(std::move(value));
   }
+  // After the fields: `nonzero` reads one.
+  for (size_t index : listsToGenerate)
+    if (Status status = fillPoints(program, index, arguments.values); !status)
+      return status;
   return arguments;
 }
 

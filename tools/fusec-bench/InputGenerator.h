@@ -10,6 +10,11 @@
 //   fields            realistic mode: the coefficient of the same name, if
 //                     DiffusionCoefficients has one; otherwise uniform in
 //                     [-1, 1) (booleans: a random mask)
+//   point lists       fraction(0.1, 0, number of points): a tenth of all
+//                     (point, level) pairs
+//
+// Point lists are made after fields and scalars: nonzero(FIELD, ...) lists
+// where the program's argument FIELD (as generated or loaded) is nonzero.
 //
 // Random values come from RandomGenerator::for_field(seed, parameter name), so a
 // field's values depend only on the seed, its name and its shape. With an input
@@ -51,8 +56,10 @@ struct GeneratedArguments {
 
 /// Checks that every name in `file` means something for the module whose
 /// programs are `programs`: programs exist, scalar entries name scalar
-/// parameters, field entries field parameters, tolerances output fields (the
-/// file-wide sections: of some program).
+/// parameters, field entries field parameters, point-list entries point-list
+/// parameters, tolerances output fields (the file-wide sections: of some
+/// program), and the field of each `nonzero` list that a program gets is one
+/// of its fields on the list's location with full levels.
 Status checkInputsFile(const InputsFile &file, const std::vector<ProgramSignature> &programs);
 
 class InputGenerator {
@@ -81,6 +88,13 @@ private:
   Status fillField(const ProgramSignature &program, const Parameter &parameter, HostField &field);
   Status generateField(const FieldGenerator &generator, const Parameter &parameter,
                        HostField &field);
+  /// Point list `index` of `program`, from its other arguments in `values`.
+  Status fillPoints(const ProgramSignature &program, size_t index,
+                    std::vector<ArgumentValue> &values);
+  Status generatePoints(const PointsGenerator &generator, const ProgramSignature &program,
+                        const Parameter &parameter, const std::vector<ArgumentValue> &values,
+                        PointList &list);
+  Result<std::vector<double>> evaluateNumbers(const std::vector<ScalarExpression> &arguments);
   Status copyCoefficient(const std::string &name, const std::string &parameter, HostField &field);
   Result<const DiffusionCoefficients *> coefficients();
   ScalarEnvironment environment();

@@ -389,6 +389,39 @@ bool splitCall(const std::string &text, std::string &name, std::vector<std::stri
   return true;
 }
 
+/// Parses arguments[first..] of the generator `text` as scalar expressions.
+bool parseNumbers(const std::string &text, const std::vector<std::string> &arguments, size_t first,
+                  std::vector<ScalarExpression> &numbers, std::string &error) {
+  for (size_t i = first; i < arguments.size(); ++i) {
+    std::string argumentError;
+    std::optional<ScalarExpression> argument = ScalarExpression::parse(arguments[i], argumentError);
+    if (!argument) {
+      error = "'" + text + "': " + argumentError;
+      return false;
+    }
+    numbers.push_back(std::move(*argument));
+  }
+  return true;
+}
+
+struct PointsGeneratorInfo {
+  const char *name;
+  PointsGenerator::Kind kind;
+  bool takesField;  // first argument is a field's name
+  unsigned numbers; // numeric arguments before the optional level range
+};
+
+const PointsGeneratorInfo kPointsGenerators[] = {
+    {"nonzero", PointsGenerator::Kind::Nonzero, true, 2},
+    {"fraction", PointsGenerator::Kind::Fraction, false, 3},
+    {"all", PointsGenerator::Kind::All, false, 2},
+};
+
+std::string pointsGeneratorUsage() {
+  return "nonzero(FIELD, lo, hi), fraction(F, lo, hi), all(lo, hi), each optionally followed by "
+         "a level range klo, khi";
+}
+
 } // namespace
 
 std::optional<FieldGenerator> FieldGenerator::parse(const std::string &text, std::string &error) {
@@ -428,15 +461,46 @@ std::optional<FieldGenerator> FieldGenerator::parse(const std::string &text, std
     error = "'" + text + "': uniform takes no bounds or both (uniform(lo, hi))";
     return std::nullopt;
   }
-  for (size_t i = first; i < arguments.size(); ++i) {
-    std::string argumentError;
-    std::optional<ScalarExpression> argument = ScalarExpression::parse(arguments[i], argumentError);
-    if (!argument) {
-      error = "'" + text + "': " + argumentError;
+  if (!parseNumbers(text, arguments, first, generator.arguments, error))
+    return std::nullopt;
+  return generator;
+}
+
+std::optional<PointsGenerator> PointsGenerator::parse(const std::string &text, std::string &error) {
+  std::string name;
+  std::vector<std::string> arguments;
+  std::string splitError;
+  if (!splitCall(text, name, arguments, splitError)) {
+    error = "invalid point-list generator '" + text + "': " + splitError;
+    return std::nullopt;
+  }
+  const PointsGeneratorInfo *info = nullptr;
+  for (const PointsGeneratorInfo &candidate : kPointsGenerators)
+    if (name == candidate.name)
+      info = &candidate;
+  if (!info) {
+    error = "unknown point-list generator '" + text + "' (known: " + pointsGeneratorUsage() + ")";
+    return std::nullopt;
+  }
+  PointsGenerator generator;
+  generator.kind = info->kind;
+  generator.text = text;
+  size_t first = 0;
+  if (info->takesField) {
+    if (arguments.empty() || arguments[0].empty()) {
+      error = "'" + text + "': " + name + " needs a field's name";
       return std::nullopt;
     }
-    generator.arguments.push_back(std::move(*argument));
+    generator.field = arguments[0];
+    first = 1;
   }
+  size_t numbers = arguments.size() - first;
+  if (numbers != info->numbers && numbers != info->numbers + 2) {
+    error = "'" + text + "': wrong number of arguments (usage: " + pointsGeneratorUsage() + ")";
+    return std::nullopt;
+  }
+  if (!parseNumbers(text, arguments, first, generator.arguments, error))
+    return std::nullopt;
   return generator;
 }
 

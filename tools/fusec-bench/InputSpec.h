@@ -2,7 +2,8 @@
 //
 // The model of an inputs file (e.g. stencils/diffusion.inputs.yaml, format in
 // docs/bench.md): per program, the value of each scalar parameter and how to
-// fill each field parameter, separately for `random` and `realistic` inputs.
+// fill each field and point-list parameter, separately for `random` and
+// `realistic` inputs.
 //
 // Scalars are small expressions over numbers and the run's grid:
 //
@@ -13,6 +14,9 @@
 // constant(x), coefficient(name), smooth(mean, amplitude),
 // perturbed(name, amplitude), normal_wind(speed), zonal_wind(speed),
 // meridional_wind(speed). Their arguments are scalar expressions.
+//
+// Point lists name one too: nonzero(FIELD, lo, hi), fraction(F, lo, hi),
+// all(lo, hi), each with an optional level range (klo, khi) after them.
 //
 // This library only parses and evaluates; it knows nothing about MLIR, so the
 // YAML reader (built with exceptions) and the tests can use it alone.
@@ -127,6 +131,24 @@ struct FieldGenerator {
   static std::optional<FieldGenerator> parse(const std::string &text, std::string &error);
 };
 
+/// How to make one point list: entries (point, level) with the point in
+/// [lo, hi) of the list's location and the level in [klo, khi) (default all
+/// levels), ordered by level, then point.
+struct PointsGenerator {
+  enum class Kind {
+    Nonzero,  // where the program's field argument `field` is nonzero
+    Fraction, // a seeded random subset: that fraction of the entries
+    All,      // every entry
+  };
+  Kind kind = Kind::All;
+  std::string field;                       // Nonzero
+  std::vector<ScalarExpression> arguments; // [fraction,] lo, hi[, klo, khi]
+  std::string text;                        // as written
+
+  /// Parses `text`; on error returns none and sets `error`.
+  static std::optional<PointsGenerator> parse(const std::string &text, std::string &error);
+};
+
 /// An entry of the file that may differ between the two input modes.
 template <typename T> struct PerMode {
   std::optional<T> random;
@@ -144,10 +166,12 @@ struct Tolerance {
   std::string where;
 };
 
-/// Scalars, fields and tolerances of one program (or the file-wide defaults).
+/// Scalars, fields, point lists and tolerances of one program (or the
+/// file-wide defaults).
 struct ParameterInputs {
   std::map<std::string, PerMode<ScalarExpression>> scalars;
   std::map<std::string, PerMode<FieldGenerator>> fields;
+  std::map<std::string, PerMode<PointsGenerator>> points;
   std::map<std::string, Tolerance> tolerances;
 };
 

@@ -27,7 +27,7 @@ public:
     file.path = path;
     if (root.IsNull())
       return file;
-    checkKeys(root, {"fields", "programs", "scalars", "tolerances"}, "the inputs file");
+    checkKeys(root, {"fields", "points", "programs", "scalars", "tolerances"}, "the inputs file");
     readParameters(root, "the file-wide defaults", file.defaults);
     if (const YAML::Node programs = root["programs"]) {
       requireMap(programs, "programs");
@@ -37,7 +37,7 @@ public:
         ProgramEntry program;
         program.where = where(entry.first);
         if (!entry.second.IsNull()) {
-          checkKeys(entry.second, {"fields", "scalars", "tolerances"}, what);
+          checkKeys(entry.second, {"fields", "points", "scalars", "tolerances"}, what);
           readParameters(entry.second, what, program.inputs);
         }
         file.programs[name] = std::move(program);
@@ -64,6 +64,14 @@ private:
         inputs.fields[entry.first.as<std::string>()] = readPerMode<FieldGenerator>(
             entry.first, entry.second, [](const std::string &text, std::string &error) {
               return FieldGenerator::parse(text, error);
+            });
+    }
+    if (const YAML::Node points = node["points"]) {
+      requireMap(points, "the point lists of " + what);
+      for (const auto &entry : points)
+        inputs.points[entry.first.as<std::string>()] = readPerMode<PointsGenerator>(
+            entry.first, entry.second, [](const std::string &text, std::string &error) {
+              return PointsGenerator::parse(text, error);
             });
     }
     if (const YAML::Node tolerances = node["tolerances"]) {

@@ -18,12 +18,15 @@ static FieldView::Element interpreterElement(DType dtype) {
   return FieldView::Element::F64;
 }
 
-/// Copies the output fields of `from` into the buffers of `to` (same formats).
 Status InterpreterRunner::bind(std::vector<ArgumentValue> &arguments) {
   this->arguments = &arguments;
   bound.clear();
   for (ArgumentValue &value : arguments) {
-    if (value.isField) {
+    if (value.isPoints()) {
+      bound.push_back(Argument::points(value.points.points, value.points.levels));
+      continue;
+    }
+    if (value.isField()) {
       FieldView view;
       view.data = value.field.data();
       view.element = interpreterElement(value.field.format().dtype);

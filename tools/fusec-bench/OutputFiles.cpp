@@ -85,7 +85,12 @@ Status OutputDirectory::saveArguments(const ProgramSignature &program,
     if (outputsOnly && !parameter.isOutput())
       continue;
     std::string path = directory + "/" + parameter.name + ".npy";
-    if (!parameter.isField) {
+    if (parameter.isPoints()) {
+      if (Status status = write_npy(path, pointListToNpy(values[i].points)); !status)
+        return status;
+      continue;
+    }
+    if (parameter.isScalar()) {
       Result<NpyArray> array = scalarArray(parameter, values[i].scalar);
       if (!array)
         return array.status();

@@ -1,7 +1,8 @@
 //===- OutputFiles.h - what --save-outputs writes -----------------*- C++ -*-===//
 //
 // One .npy file per parameter, named after it (docs/runtime.md's field mapping;
-// scalars are 0-d arrays), so Python tools can check or reuse a run:
+// scalars are 0-d arrays, point lists int32 arrays of shape (N, 2) whose rows
+// are (point, level)), so Python tools can check or reuse a run:
 //
 //   DIR/grid/<TABLE>.npy                 every neighbour table, (neighbours, points) int32
 //   DIR/<program>/inputs/<name>.npy      every argument before the run

@@ -126,9 +126,14 @@ public:
   explicit ModelWriter(llvm::raw_ostream &os) : os(os) {}
 
   void parameter(const Parameter &parameter) {
-    if (!parameter.isField) {
+    if (parameter.isScalar()) {
       os << "      bundleScalarParameter(" << cString(parameter.name) << ", ScalarArgument::Type("
          << int(parameter.scalarType) << ")),\n";
+      return;
+    }
+    if (parameter.isPoints()) {
+      os << "      bundlePointsParameter(" << cString(parameter.name) << ", Location("
+         << int(*parameter.location) << ")),\n";
       return;
     }
     os << "      bundleFieldParameter(" << cString(parameter.name) << ", Parameter::Intent("
@@ -142,11 +147,14 @@ public:
       perMode(prefix + ".scalars[" + cString(name) + "]", entry, "bundleScalar");
     for (const auto &[name, entry] : inputs.fields)
       perMode(prefix + ".fields[" + cString(name) + "]", entry, "bundleField");
+    for (const auto &[name, entry] : inputs.points)
+      perMode(prefix + ".points[" + cString(name) + "]", entry, "bundlePoints");
   }
 
 private:
   static const std::string &textOf(const ScalarExpression &scalar) { return scalar.text(); }
   static const std::string &textOf(const FieldGenerator &field) { return field.text; }
+  static const std::string &textOf(const PointsGenerator &points) { return points.text; }
 
   template <typename T>
   void perMode(const std::string &target, const PerMode<T> &entry, const char *parse) {
@@ -247,12 +255,13 @@ bool Packer::emitVariants(BenchSession &session) {
 }
 
 bool Packer::prepareSmallGrid(BenchSession &session) {
-  // The .npy files' size, known before the interpreter runs: every argument
-  // in inputs/, every output in reference/.
+  // The .npy files' size, known before the interpreter runs: every field argument
+  // in inputs/, every output in reference/ (point lists, whose length is not known yet,
+  // count in the bundle's size only).
   uint64_t npyBytes = 0;
   for (const ProgramSignature *program : session.programs())
     for (const Parameter &parameter : program->parameters) {
-      if (!parameter.isField)
+      if (!parameter.isField())
         continue;
       FieldFormat format = parameter.format(session.grid(), session.levels());
       uint64_t bytes = uint64_t(format.size()) * dtype_size(format.dtype);

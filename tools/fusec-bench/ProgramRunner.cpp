@@ -12,7 +12,7 @@ namespace fusec::bench {
 
 void copyOutputs(const std::vector<ArgumentValue> &from, std::vector<ArgumentValue> &to) {
   for (size_t i = 0; i < from.size(); ++i)
-    if (from[i].isField && from[i].isOutput)
+    if (from[i].isField() && from[i].isOutput)
       std::memcpy(to[i].field.data(), from[i].field.data(), from[i].field.bytes().size());
 }
 
@@ -65,16 +65,29 @@ Result<std::unique_ptr<NativeRunner>> NativeRunner::create(const SharedLibrary &
 }
 
 NativeRunner::~NativeRunner() {
-  releaseDeviceFields();
+  releaseDeviceCopies();
   if (destroy)
     destroy(instance);
 }
 
-void NativeRunner::releaseDeviceFields() {
-  for (void *field : deviceFields)
-    if (field)
-      device->release(field);
-  deviceFields.clear();
+void NativeRunner::releaseDeviceCopies() {
+  for (std::vector<void *> *copies : {&deviceFields, &deviceLists}) {
+    for (void *copy : *copies)
+      if (copy)
+        device->release(copy);
+    copies->clear();
+  }
+}
+
+Result<void *> NativeRunner::upload(const void *host, size_t bytes, const std::string &what) {
+  void *copy = nullptr;
+  if (int status = device->allocate(&copy, bytes))
+    return failure("allocating " + std::to_string(bytes) + " bytes on the device", status);
+  if (int status = device->upload(copy, host, bytes)) {
+    device->release(copy);
+    return failure("copying " + what + " to the device", status);
+  }
+  return copy;
 }
 
 Status NativeRunner::failure(const std::string &what, int status) const {
@@ -113,12 +126,31 @@ Status NativeRunner::bind(std::vector<ArgumentValue> &arguments) {
     initialBlockedOutputs.assign(arguments.size(), {});
   }
   scalars.assign(arguments.size(), ScalarSlot{});
+  pointLists.assign(arguments.size(), fusec_bench_point_list{});
   pointers.assign(arguments.size(), nullptr);
   if (device)
-    releaseDeviceFields();
+    releaseDeviceCopies();
   for (size_t i = 0; i < arguments.size(); ++i) {
     ArgumentValue &value = arguments[i];
-    if (value.isField) {
+    if (value.isPoints()) {
+      fusec_bench_point_list &list = pointLists[i];
+      list.count = static_cast<int32_t>(value.points.size());
+      list.cell = value.points.points.data();
+      list.level = value.points.levels.data();
+      if (device && list.count > 0) {
+        for (const int32_t **array : {&list.cell, &list.level}) {
+          Result<void *> copy = upload(*array, value.points.size() * sizeof(int32_t),
+                                       "point list '" + std::to_string(i) + "'");
+          if (!copy)
+            return copy.status();
+          deviceLists.push_back(*copy);
+          *array = static_cast<const int32_t *>(*copy);
+        }
+      }
+      pointers[i] = &list;
+      continue;
+    }
+    if (value.isField()) {
       pointers[i] = value.field.data();
       if (nproma > 0 && value.field.format().location) {
         const FieldFormat &format = value.field.format();
@@ -134,15 +166,13 @@ Status NativeRunner::bind(std::vector<ArgumentValue> &arguments) {
           initialBlockedOutputs[i] = blockedFields[i];
         pointers[i] = blockedFields[i].data();
       } else if (device) {
-        void *copy = nullptr;
-        size_t bytes = value.field.bytes().size();
-        if (int status = device->allocate(&copy, bytes))
-          return failure("allocating " + std::to_string(bytes) + " bytes on the device", status);
+        Result<void *> copy =
+            upload(value.field.data(), value.field.bytes().size(), "'" + std::to_string(i) + "'");
+        if (!copy)
+          return copy.status();
         deviceFields.resize(arguments.size(), nullptr);
-        deviceFields[i] = copy;
-        if (int status = device->upload(copy, value.field.data(), bytes))
-          return failure("copying '" + std::to_string(i) + "' to the device", status);
-        pointers[i] = copy;
+        deviceFields[i] = *copy;
+        pointers[i] = *copy;
       }
       continue;
     }
@@ -181,7 +211,7 @@ Status NativeRunner::fetchOutputs() {
   if (nproma > 0) {
     for (size_t i = 0; i < arguments->size(); ++i) {
       ArgumentValue &value = (*arguments)[i];
-      if (value.isField && value.isOutput && !blockedFields[i].empty())
+      if (value.isField() && value.isOutput && !blockedFields[i].empty())
         if (int status = convertBlocked(value.field, nproma, blockedFields[i].data(),
                                         value.field.data(), /*toBlocked=*/false))
           return failure("converting the results from the blocked layout", status);
@@ -192,7 +222,7 @@ Status NativeRunner::fetchOutputs() {
     return Status::success();
   for (size_t i = 0; i < arguments->size(); ++i) {
     ArgumentValue &value = (*arguments)[i];
-    if (value.isField && value.isOutput)
+    if (value.isField() && value.isOutput)
       if (int status = device->download(value.field.data(), deviceFields[i],
                                         value.field.bytes().size()))
         return failure("copying the results from the device", status);
@@ -203,7 +233,7 @@ Status NativeRunner::fetchOutputs() {
 Status NativeRunner::restoreOutputs(const std::vector<ArgumentValue> &initial) {
   if (nproma > 0) {
     for (size_t i = 0; i < initial.size(); ++i) {
-      if (!initial[i].isField || !initial[i].isOutput)
+      if (!initial[i].isField() || !initial[i].isOutput)
         continue;
       if (blockedFields[i].empty())
         std::memcpy((*arguments)[i].field.data(), initial[i].field.data(),
@@ -219,7 +249,7 @@ Status NativeRunner::restoreOutputs(const std::vector<ArgumentValue> &initial) {
     return Status::success();
   }
   for (size_t i = 0; i < initial.size(); ++i)
-    if (initial[i].isField && initial[i].isOutput)
+    if (initial[i].isField() && initial[i].isOutput)
       if (int status = device->upload(deviceFields[i], initial[i].field.data(),
                                       initial[i].field.bytes().size()))
         return failure("resetting the outputs on the device", status);

@@ -11,6 +11,7 @@
 #ifndef FUSEC_TOOLS_BENCH_PROGRAMRUNNER_H
 #define FUSEC_TOOLS_BENCH_PROGRAMRUNNER_H
 
+#include "CallShimNames.h"
 #include "HostField.h"
 #include "SharedLibrary.h"
 
@@ -54,10 +55,10 @@ void copyOutputs(const std::vector<ArgumentValue> &from, std::vector<ArgumentVal
 
 /// Runs `program` of a library compiled from emitted code (with call shims):
 /// an instance of it (P_create) made on creation, destroyed on destruction.
-/// When the library has device memory functions (CUDA), fields live on the
-/// device while bound. With `nproma` > 0 the instance uses ICON's blocked
-/// layout (P_create_with_layout) and runs on blocked copies of the bound
-/// fields (padding filled with NaN bytes), converted back by fetchOutputs.
+/// When the library has device memory functions (CUDA), fields and point
+/// lists live on the device while bound (lists are only read: uploaded once). With `nproma` > 0 the
+/// instance uses ICON's blocked layout (P_create_with_layout) and runs on blocked copies of the
+/// bound fields (padding filled with NaN bytes), converted back by fetchOutputs.
 class NativeRunner : public ProgramRunner {
 public:
   static Result<std::unique_ptr<NativeRunner>> create(const SharedLibrary &library,
@@ -89,7 +90,9 @@ private:
 
   NativeRunner() = default;
   Status failure(const std::string &what, int status) const;
-  void releaseDeviceFields();
+  void releaseDeviceCopies();
+  /// A device copy of `bytes` at `host`, freed by releaseDeviceCopies.
+  Result<void *> upload(const void *host, size_t bytes, const std::string &what);
 
   std::string program;
   CallFunction call = nullptr;
@@ -107,8 +110,11 @@ private:
     bool boolean;
   };
   std::vector<ScalarSlot> scalars;
+  /// Point lists, one slot per parameter (on CUDA with device arrays).
+  std::vector<fusec_bench_point_list> pointLists;
   std::vector<void *> pointers;
   std::vector<void *> deviceFields; // per parameter: its device copy, or null
+  std::vector<void *> deviceLists;  // the device copies of point lists' arrays
   int64_t nproma = 0;
   /// Per parameter: its copy in the blocked layout (empty when not blocked).
   std::vector<std::vector<uint8_t, HugePageAllocator<uint8_t>>> blockedFields;

@@ -45,8 +45,10 @@ static const char *scalarTypeName(ScalarArgument::Type type) {
 }
 
 std::string Parameter::describe() const {
-  if (!isField)
+  if (isScalar())
     return scalarTypeName(scalarType);
+  if (isPoints())
+    return std::string("points<") + location_name(*location) + ", K>";
   std::string text;
   auto append = [&](const std::string &part) { text += (text.empty() ? "" : " x ") + part; };
   if (location)
@@ -70,7 +72,7 @@ const Parameter *ProgramSignature::find(const std::string &name) const {
 uint64_t compulsoryBytes(const ProgramSignature &program, const Grid &grid, int32_t nlev) {
   uint64_t bytes = 0;
   for (const Parameter &parameter : program.parameters) {
-    if (!parameter.isField)
+    if (!parameter.isField())
       continue;
     FieldFormat format = parameter.format(grid, nlev);
     uint64_t size = uint64_t(format.size()) * dtype_size(format.dtype);

@@ -1,9 +1,9 @@
 //===- ProgramSignature.h - a program's parameters, as bench sees them -*- C++ -*-===//
 //
 // What fusec-bench needs to know about each parameter of a `stn.program`:
-// its source name, whether it is a field (and its shape and element type) or a
-// scalar (and its C type), and its intent. Only `describeProgram`
-// (DescribeProgram.cpp) touches MLIR.
+// its source name, whether it is a field (and its shape and element type), a
+// scalar (and its C type) or a point list (and its location), and its intent.
+// Only `describeProgram` (DescribeProgram.cpp) touches MLIR.
 //
 //===----------------------------------------------------------------------===//
 
@@ -31,9 +31,9 @@ struct Parameter {
   enum class Vertical { None, Full, Half };
 
   std::string name; // the source name
-  bool isField = false;
+  ArgumentKind kind = ArgumentKind::Scalar;
   Intent intent = Intent::In;
-  // Fields.
+  // Fields; point lists have a location and full levels.
   std::optional<Location> location;
   int32_t neighbors = 0;
   Vertical vertical = Vertical::None;
@@ -41,9 +41,12 @@ struct Parameter {
   // Scalars.
   ScalarArgument::Type scalarType = ScalarArgument::Type::F64;
 
-  bool isOutput() const { return isField && intent != Intent::In; }
+  bool isField() const { return kind == ArgumentKind::Field; }
+  bool isScalar() const { return kind == ArgumentKind::Scalar; }
+  bool isPoints() const { return kind == ArgumentKind::Points; }
+  bool isOutput() const { return isField() && intent != Intent::In; }
   FieldFormat format(const Grid &grid, int32_t nlev) const;
-  /// "Edge x K x f64, inout" or "i32", for messages.
+  /// "Edge x K x f64, inout", "i32" or "points<Cell, K>", for messages.
   std::string describe() const;
 };
 
@@ -59,8 +62,8 @@ struct ProgramSignature {
 
 /// Bytes read and written at least once by one call of `program` (the
 /// memory-bandwidth limit's traffic, MemoryLimit.h): each input field read
-/// once, each output written once, an inout field both; tables and scalars not
-/// counted.
+/// once, each output written once, an inout field both; tables, scalars and
+/// point lists (whose length the signature does not know) not counted.
 uint64_t compulsoryBytes(const ProgramSignature &program, const Grid &grid, int32_t nlev);
 
 /// The signature of `program` (a stn::ProgramOp). Fails on parameter types a

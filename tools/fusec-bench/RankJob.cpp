@@ -118,11 +118,13 @@ std::string writeRankJob(const RankJob &job) {
     out << "\n";
     for (const Parameter &parameter : program.parameters) {
       out << "param " << parameter.name;
-      if (parameter.isField)
+      if (parameter.isField())
         out << " field " << nameOf(parameter.intent, kIntents) << " "
             << (parameter.location ? int(*parameter.location) : -1) << " " << parameter.neighbors
             << " " << nameOf(parameter.vertical, kVerticals) << " "
             << nameOf(parameter.dtype, kDTypes);
+      else if (parameter.isPoints())
+        out << " points " << int(*parameter.location);
       else
         out << " scalar " << nameOf(parameter.scalarType, kScalarTypes);
       out << "\n";
@@ -205,9 +207,17 @@ Result<RankJob> parseRankJob(const std::string &text) {
         if (!type)
           return bad("unknown scalar type");
         parameter.scalarType = *type;
+      } else if (w.size() == 4 && w[2] == "points") {
+        parameter.name = w[1];
+        parameter.kind = ArgumentKind::Points;
+        std::optional<int64_t> location = integer(w[3]);
+        if (!location || *location < 0 || *location >= kNumLocations)
+          return bad("malformed point-list parameter");
+        parameter.location = Location(*location);
+        parameter.vertical = Parameter::Vertical::Full;
       } else if (w.size() == 8 && w[2] == "field") {
         parameter.name = w[1];
-        parameter.isField = true;
+        parameter.kind = ArgumentKind::Field;
         std::optional<Parameter::Intent> intent = lookup(w[3], kIntents);
         std::optional<int64_t> location = integer(w[4]);
         std::optional<int64_t> neighbors = integer(w[5]);

@@ -11,7 +11,7 @@
 //            seed S | inputs-file PATH | steps S | repeat R | warmup W |
 //            program NAME [OUTPUT-LOCATION] |
 //            param NAME field INTENT LOCATION NEIGHBORS VERTICAL DTYPE |
-//            param NAME scalar TYPE
+//            param NAME scalar TYPE | param NAME points LOCATION
 //            (params belong to the program line before them)
 //   result:  program NAME MATCH MISMATCHED-VALUES COMPARED-VALUES |
 //            time NAME TOTAL EXCHANGE COMPUTE   (seconds per repeat, max over ranks) |

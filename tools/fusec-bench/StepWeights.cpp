@@ -14,12 +14,15 @@ namespace fusec::bench {
 
 /// The statements of `program` (`... = stencil(...) @ domain`), by stencil name, in order: the
 /// frontend gives them their domain, while the stencils they call get theirs from domain
-/// inference.
+/// inference. A statement on a point list is "stencil @ list": it does not do the work of one
+/// over ranges.
 static std::vector<std::string> statements(stn::ProgramOp program) {
   std::vector<std::string> names;
   program.walk([&](stn::ApplyOp apply) {
-    if (apply.hasHorizontalDomain() || apply.hasVerticalDomain())
-      names.push_back(apply.getName().value_or("").str());
+    if (!apply.hasHorizontalDomain() && !apply.hasVerticalDomain())
+      return;
+    std::string name = apply.getName().value_or("").str();
+    names.push_back(apply.getPoints() ? name + " @ list" : name);
   });
   return names;
 }
@@ -49,7 +52,7 @@ Result<StepStructure> deriveStepStructure(mlir::ModuleOp frontend, const Program
   mlir::Block &body = program.getBody().front();
   mlir::OpBuilder builder = mlir::OpBuilder::atBlockBegin(&body);
   for (size_t i = 0; i < arguments.size() && i < body.getNumArguments(); ++i)
-    if (!arguments[i].isField)
+    if (arguments[i].isScalar())
       body.getArgument(i).replaceAllUsesWith(
           constantFor(builder, body.getArgument(i), arguments[i].scalar));
   mlir::PassManager pm(module->getContext());

@@ -7,7 +7,8 @@
 // fusec-bench calls it with, MLIR's canonicalizer folds the step's `if`s, and
 // the statements that remain are exactly those one call runs. A program whose
 // one statement applies S is then called as often per step as the step has
-// statements applying S (RBF: twice). The step's total from per-program times is the sum
+// statements applying S (RBF: twice), on a point list if and only if the
+// program's is. The step's total from per-program times is the sum
 // of calls x time; the applications no selected program computes (copies,
 // scaling) are listed, since their time is missing from that sum.
 //

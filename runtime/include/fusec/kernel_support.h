@@ -24,7 +24,8 @@ enum fusec_status {
   FUSEC_ERROR_INVALID_ARGUMENT = 2, /* no mesh, nlev < 1, or a leading dimension too small */
   FUSEC_ERROR_CONNECTIVITY = 3,     /* a neighbour table is missing or does not fit */
   FUSEC_ERROR_OUT_OF_MEMORY = 4,
-  FUSEC_ERROR_DOMAIN = 5,       /* a kernel domain or stn.image range lies outside the mesh */
+  FUSEC_ERROR_DOMAIN = 5,       /* a kernel domain or stn.image range lies outside the mesh, or a
+                                   point list has a negative count or no arrays */
   FUSEC_ERROR_EXCHANGE = 6,     /* the exchange callback returned non-zero */
   FUSEC_ERROR_CUDA = 7,         /* a CUDA call or kernel launch failed */
   FUSEC_ERROR_VERIFICATION = 8, /* P_run_and_verify: a result differs from the reference */
@@ -119,8 +120,8 @@ static inline const char *fusec_status_message(int status) {
     return "no instance: the handle is null (make one with the program's _create function)";
   case FUSEC_ERROR_INVALID_ARGUMENT:
     return "invalid argument: no mesh, fewer than one level, a leading dimension smaller than "
-           "the number of points, a blocked layout whose ld is neither 0 nor nproma, or only "
-           "some of the verification copies";
+           "the number of points, a blocked layout whose ld is neither 0 nor nproma, only "
+           "some of the verification copies, or (Fortran) a point list count beyond its arrays";
   case FUSEC_ERROR_CONNECTIVITY:
     return "a neighbour table the program needs is missing from the mesh or does not fit "
            "(source, target, neighbour count, rows or entries)";
@@ -128,7 +129,8 @@ static inline const char *fusec_status_message(int status) {
     return "out of memory";
   case FUSEC_ERROR_DOMAIN:
     return "a domain lies outside the mesh: a horizontal range beyond the location's points "
-           "or a vertical range beyond the levels";
+           "or a vertical range beyond the levels; or a point list with a negative count or, "
+           "with entries, a null array";
   case FUSEC_ERROR_EXCHANGE:
     return "the halo-exchange callback failed";
   case FUSEC_ERROR_CUDA:

@@ -72,13 +72,14 @@ struct BundleModel {
   std::vector<BundleStep> steps;
 };
 
-/// For model.cpp: a field parameter (location -1: vertical-only) and a scalar one.
+/// For model.cpp: a field parameter (location -1: vertical-only), a scalar one
+/// and a point list.
 inline Parameter bundleFieldParameter(const char *name, Parameter::Intent intent, int location,
                                       int32_t neighbors, Parameter::Vertical vertical,
                                       DType dtype) {
   Parameter parameter;
   parameter.name = name;
-  parameter.isField = true;
+  parameter.kind = ArgumentKind::Field;
   parameter.intent = intent;
   if (location >= 0)
     parameter.location = Location(location);
@@ -95,6 +96,15 @@ inline Parameter bundleScalarParameter(const char *name, ScalarArgument::Type ty
   return parameter;
 }
 
+inline Parameter bundlePointsParameter(const char *name, Location location) {
+  Parameter parameter;
+  parameter.name = name;
+  parameter.kind = ArgumentKind::Points;
+  parameter.location = location;
+  parameter.vertical = Parameter::Vertical::Full;
+  return parameter;
+}
+
 /// Defined by the bundle's generated model.cpp.
 BundleModel bundleModel();
 
@@ -102,6 +112,7 @@ BundleModel bundleModel();
 /// that parse; a bundle edited by hand into a bad one stops with a message).
 ScalarExpression bundleScalar(const char *text);
 FieldGenerator bundleField(const char *text);
+PointsGenerator bundlePoints(const char *text);
 
 } // namespace fusec::bench
 

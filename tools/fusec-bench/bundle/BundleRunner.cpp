@@ -537,6 +537,8 @@ ScalarExpression bundleScalar(const char *text) { return parsedOrExit<ScalarExpr
 
 FieldGenerator bundleField(const char *text) { return parsedOrExit<FieldGenerator>(text); }
 
+PointsGenerator bundlePoints(const char *text) { return parsedOrExit<PointsGenerator>(text); }
+
 } // namespace fusec::bench
 
 int main(int argc, char **argv) {

@@ -9,7 +9,9 @@
 //   1. Every rank generates the program's inputs on the global grid, exactly
 //      as a one-rank run does (values depend on the seed, the parameter's name
 //      and the global point), and keeps the values at its local points,
-//      halos included; scalars (zone bounds) come from its local zones.
+//      halos included; scalars (zone bounds) come from its local zones; a
+//      point list's entries go to the rank that owns their point, in the
+//      global list's order, with the point's local index.
 //   2. Rank 0 runs the program on the global grid, `steps` times in a row:
 //      the one-rank reference.
 //   3. Every rank runs it on its local grid, `steps` times, with
@@ -236,7 +238,7 @@ Status Driver::makeArguments(const ProgramSignature &program, std::vector<Argume
   globalArgs = std::move(generated->values);
 
   for (const auto &[name, value] : options.overrides)
-    if (!program.find(name) || program.find(name)->isField)
+    if (!program.find(name) || !program.find(name)->isScalar())
       return Status::failure("--set " + name + ": program '" + program.name +
                              "' has no scalar parameter '" + name + "'");
 
@@ -246,9 +248,21 @@ Status Driver::makeArguments(const ProgramSignature &program, std::vector<Argume
     const Parameter &parameter = program.parameters[i];
     const ArgumentValue &from = globalArgs[i];
     ArgumentValue value;
-    value.isField = from.isField;
+    value.kind = from.kind;
     value.isOutput = from.isOutput;
-    if (!parameter.isField) {
+    if (parameter.isPoints()) {
+      Location location = *parameter.location;
+      for (size_t entry = 0; entry < from.points.size(); ++entry) {
+        int32_t point = local->local_index(location, from.points.points[entry]);
+        if (point < 0 || point >= local->points.num_owned[int(location)])
+          continue;
+        value.points.points.push_back(point);
+        value.points.levels.push_back(from.points.levels[entry]);
+      }
+      localArgs.push_back(std::move(value));
+      continue;
+    }
+    if (parameter.isScalar()) {
       Result<ScalarArgument> scalar = generator.scalar(program, parameter);
       if (!scalar)
         return scalar.status();
