@@ -1,21 +1,18 @@
 #!/usr/bin/env python3
 """fuse-all against ICON's own loop structure, from a bench_rounds.py summary (docs/bench.md).
 
-`stencils/diffusion.stn` writes apply_diffusion_to_vn, the w program and the theta program as
-ICON4Py does: one field operator whose branches are per-point `where`s, so `none` runs every
-branch over the whole domain plus a select kernel. ICON's OpenACC code instead runs one loop per
-stencil over that stencil's own index and level range, and only the branch the configuration
-takes. The file's standalone programs are exactly those loops, with ICON's ranges in
-diffusion.inputs.yaml; this script adds up their `none` times round by round (the loops ICON
-runs on a global grid with the file's scalars: limited_area false, type_shear 2,
-apply_zdiffusion_t true) and sets them beside the fused programs' `none` and `fuse-all`.
+The fused programs of `stencils/diffusion.stn` are written as ICON4Py writes them, one field
+operator each; `none` runs them as ICON's OpenACC code does (stn-split-where: one loop per
+stencil over its own index and level range, only the branch the configuration takes). The
+file's standalone programs are those loops, with ICON's ranges in diffusion.inputs.yaml; this
+script adds up their `none` times round by round (the loops ICON runs on a global grid with the
+file's scalars: limited_area false, type_shear 2, apply_zdiffusion_t true) and sets them beside
+the fused programs' `none` and `fuse-all`, as a check that `none` is ICON's loops.
 
-The steep-point correction runs in ICON only on its list of steep cells, a few percent of them,
-which the language cannot express; its standalone program runs on every cell, so the ICON sum
-for the theta program is given without it (a lower bound) and with it (an upper bound).
-
-The whole step is estimated as diffusion_step's `none` minus the three fused programs' `none`
-plus their ICON sums (fusec-bench reports how far its program sums are from the step).
+The theta program is the one with ICON's list of steep points
+(apply_diffusion_to_theta_and_exner_on_steep_points), and its loops include the steep-point
+correction on that list. `diffusion_step` runs ICON's structure under `none` itself (the list
+included), so its row sets `none` in the ICON column.
 
     scripts/bench_rounds.py --programs "$(scripts/icon_loops_baseline.py --programs)" \\
         --out build/icon-loops ...
@@ -33,16 +30,15 @@ ICON_LOOPS = {
     "apply_diffusion_to_w_and_compute_horizontal_gradients_for_turbulence": [
         "calculate_nabla2_for_w", "calculate_horizontal_gradients_for_turbulence",
         "apply_nabla2_to_w", "apply_nabla2_to_w_in_upper_damping_layer"],
-    "apply_diffusion_to_theta_and_exner": [
-        "calculate_nabla2_for_z", "calculate_nabla2_of_theta", "update_theta_and_exner"],
+    "apply_diffusion_to_theta_and_exner_on_steep_points": [
+        "calculate_nabla2_for_z", "calculate_nabla2_of_theta",
+        "truly_horizontal_diffusion_nabla_of_theta_on_steep_points", "update_theta_and_exner"],
 }
-STEEP_POINTS = "truly_horizontal_diffusion_nabla_of_theta_over_steep_points"
-THETA = "apply_diffusion_to_theta_and_exner"
 STEP = "diffusion_step"
 
 
 def programs():
-    names = [STEP] + list(ICON_LOOPS) + [STEEP_POINTS]
+    names = [STEP] + list(ICON_LOOPS)
     for loops in ICON_LOOPS.values():
         names += loops
     return ",".join(names)
@@ -75,26 +71,16 @@ def main():
         missing = [p for p in programs().split(",") if p not in results]
         if missing:
             sys.exit(f"icon_loops_baseline: {configuration} lacks {', '.join(missing)}")
-        step_difference = {"low": 0.0, "high": 0.0}
         for program, loops in ICON_LOOPS.items():
             none = results[program]["median"]["none"]
             fused = results[program]["median"]["fuse-all"]
-            bounds = {"low": statistics.median(round_sums(results, loops))}
-            bounds["high"] = (statistics.median(round_sums(results, loops + [STEEP_POINTS]))
-                              if program == THETA else bounds["low"])
-            for bound, icon in bounds.items():
-                step_difference[bound] += icon - none
-            icon_text = " – ".join(dict.fromkeys(f"{1e3 * v:.1f}" for v in bounds.values()))
-            ratio_text = " – ".join(dict.fromkeys(f"{v / fused:.2f}×" for v in bounds.values()))
-            print(f"| `{program}` | {configuration} | {1e3 * none:.1f} | {icon_text} | "
-                  f"{1e3 * fused:.1f} | {none / fused:.2f}× | {ratio_text} |")
+            icon = statistics.median(round_sums(results, loops))
+            print(f"| `{program}` | {configuration} | {1e3 * none:.1f} | {1e3 * icon:.1f} | "
+                  f"{1e3 * fused:.1f} | {none / fused:.2f}× | {icon / fused:.2f}× |")
         none = results[STEP]["median"]["none"]
         fused = results[STEP]["median"]["fuse-all"]
-        estimates = {b: none + d for b, d in step_difference.items()}
-        icon_text = " – ".join(dict.fromkeys(f"{1e3 * v:.1f}" for v in estimates.values()))
-        ratio_text = " – ".join(dict.fromkeys(f"{v / fused:.2f}×" for v in estimates.values()))
-        print(f"| `{STEP}` (estimate) | {configuration} | {1e3 * none:.1f} | {icon_text} | "
-              f"{1e3 * fused:.1f} | {none / fused:.2f}× | {ratio_text} |")
+        print(f"| `{STEP}` | {configuration} | {1e3 * none:.1f} | {1e3 * none:.1f} | "
+              f"{1e3 * fused:.1f} | {none / fused:.2f}× | {none / fused:.2f}× |")
 
 
 if __name__ == "__main__":

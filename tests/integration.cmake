@@ -8,10 +8,12 @@
 #                                 linked only (no GPU needed)
 # The C consumer also checks when fusec_add_stencils regenerates sources.
 #   integration-fortran-consumer  tests/fortran, C++ backend: wrap_run_* of every diffusion
-#                                 program against the interpreter, the exchange callback,
-#                                 verification
+#                                 program against the interpreter (point lists from their
+#                                 saved files), the exchange callback, verification, a point
+#                                 list's status codes
 #   integration-icon-driver       tests/icon-driver: an ICON-shaped Fortran call site of
-#                                 diffusion_step in ICON's blocked layout, 10 steps against 10
+#                                 diffusion_step in ICON's blocked layout with ICON's list of
+#                                 steep points converted to fusec's, 10 steps against 10
 #                                 interpreter steps (CUDA backend built where nvcc is found)
 # The consumers' builds are serialised (RESOURCE_LOCK): each uses two cores.
 set(FUSEC_INTEGRATION_DIR ${CMAKE_CURRENT_BINARY_DIR}/integration)

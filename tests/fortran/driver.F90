@@ -1,13 +1,16 @@
 ! The Fortran driver: calls fusec's output the way ICON does. Every program of diffusion.stn
 ! goes through an instance of its generated type <program>_t (create, run, destroy) on a
 ! limited-area grid with nproma padding and is checked against the reference interpreter
-! (programs.F90, generated from the data that fusec-bench --save-outputs wrote); diffusion_step
-! reaches an exchange callback registered from Fortran; and run, given copies taken before the
-! run, verifies update_theta_and_exner against them, reporting a corrupted value.
+! (programs.F90, generated from the data that fusec-bench --save-outputs wrote; point lists as
+! count and cell and level arrays); diffusion_step reaches an exchange callback registered from
+! Fortran; run, given copies taken before the run, verifies update_theta_and_exner against them,
+! reporting a corrupted value; and a point list's count beyond its arrays, a negative one and an
+! empty list give the documented status codes.
 !
 !   fortran_driver DATA_DIR
 program driver
   use, intrinsic :: iso_c_binding
+  use, intrinsic :: ieee_arithmetic, only: ieee_is_nan
   use fusec_diffusion
   use fusec_runtime
   use test_support
@@ -33,12 +36,14 @@ program driver
       ' times with ', exchanged_fields, ' fields'
 
   call check_verification()
+  call check_point_list_errors()
   call close_grid()
   if (failures > 0) then
     print '(a, i0, a)', 'driver: ', failures, ' checks failed'
     error stop 1
   end if
-  print '(a)', 'driver: every program matches the interpreter; verification reports corruption'
+  print '(a)', 'driver: every program matches the interpreter; verification reports corruption; ' &
+      // 'point lists give their status codes'
 
 contains
 
@@ -109,5 +114,64 @@ contains
     call expect(status == FUSEC_ERROR_INVALID_ARGUMENT, 'only some copies are an error')
     call theta_and_exner%destroy()
   end subroutine check_verification
+
+  ! The statuses of a point list (docs/integration.md): a count beyond the arrays is the
+  ! wrapper's FUSEC_ERROR_INVALID_ARGUMENT, a negative count the launcher's FUSEC_ERROR_DOMAIN,
+  ! and an empty list runs nothing; z_temp stays as it was in all three.
+  subroutine check_point_list_errors()
+    type(truly_horizontal_diffusion_nabla_of_theta_on_steep_points_t) :: steep_points
+    integer(c_int32_t), allocatable, target :: zd_vertoffset(:, :, :), steep_cell(:), &
+        steep_level(:)
+    real(c_double), allocatable, target :: zd_diffcoef(:, :), geofac_n2s_c(:), &
+        geofac_n2s_nbh(:, :), vcoef(:, :, :), theta_v(:, :), z_temp(:, :)
+    real(c_double), allocatable :: z_temp_before(:, :)
+    integer(c_int32_t) :: entries
+    integer(c_int) :: status
+
+    call begin_program('truly_horizontal_diffusion_nabla_of_theta_on_steep_points')
+    call steep_points%create_with_layout(mesh, nlev, layout, status=status)
+    call check_status(status, 'create')
+    allocate(zd_vertoffset(nproma, 3, nlev), zd_diffcoef(nproma, nlev), geofac_n2s_c(nproma), &
+             geofac_n2s_nbh(nproma, 3), vcoef(nproma, 3, nlev), theta_v(nproma, nlev), &
+             z_temp(nproma, nlev))
+    zd_vertoffset = 0
+    zd_diffcoef = nan64
+    geofac_n2s_c = nan64
+    geofac_n2s_nbh = nan64
+    vcoef = nan64
+    theta_v = nan64
+    z_temp = nan64
+    call load_field('zd_vertoffset', c_loc(zd_vertoffset), FUSEC_I32, FUSEC_CELL, 3_c_int32_t, &
+                    nlev)
+    call load_field('zd_diffcoef', c_loc(zd_diffcoef), FUSEC_F64, FUSEC_CELL, 0_c_int32_t, nlev)
+    call load_field('geofac_n2s_c', c_loc(geofac_n2s_c), FUSEC_F64, FUSEC_CELL, 0_c_int32_t, &
+                    0_c_int32_t)
+    call load_field('geofac_n2s_nbh', c_loc(geofac_n2s_nbh), FUSEC_F64, FUSEC_CELL, 3_c_int32_t, &
+                    0_c_int32_t)
+    call load_field('vcoef', c_loc(vcoef), FUSEC_F64, FUSEC_CELL, 3_c_int32_t, nlev)
+    call load_field('theta_v', c_loc(theta_v), FUSEC_F64, FUSEC_CELL, 0_c_int32_t, nlev)
+    call load_field('z_temp', c_loc(z_temp), FUSEC_F64, FUSEC_CELL, 0_c_int32_t, nlev)
+    call load_points('steep', steep_cell, steep_level)
+    entries = size(steep_cell, kind=c_int32_t)
+    call expect(entries > 0, 'the saved list has entries')
+    z_temp_before = z_temp
+
+    call steep_points%run(entries + 1, steep_cell, steep_level, zd_vertoffset, zd_diffcoef, &
+        geofac_n2s_c, geofac_n2s_nbh, vcoef, theta_v, z_temp, status=status)
+    call expect(status == FUSEC_ERROR_INVALID_ARGUMENT, 'a count beyond the arrays is refused')
+    call steep_points%run(entries, steep_cell, steep_level(1:entries - 1), zd_vertoffset, &
+        zd_diffcoef, geofac_n2s_c, geofac_n2s_nbh, vcoef, theta_v, z_temp, status=status)
+    call expect(status == FUSEC_ERROR_INVALID_ARGUMENT, 'a count beyond one array is refused')
+    call steep_points%run(-1_c_int32_t, steep_cell, steep_level, zd_vertoffset, zd_diffcoef, &
+        geofac_n2s_c, geofac_n2s_nbh, vcoef, theta_v, z_temp, status=status)
+    call expect(status == FUSEC_ERROR_DOMAIN, 'a negative count is a domain error')
+    call steep_points%run(0_c_int32_t, steep_cell, steep_level, zd_vertoffset, zd_diffcoef, &
+        geofac_n2s_c, geofac_n2s_nbh, vcoef, theta_v, z_temp, status=status)
+    call expect(status == 0, 'an empty list runs')
+    call expect(all(z_temp == z_temp_before .or. (ieee_is_nan(z_temp) .and. &
+                                                  ieee_is_nan(z_temp_before))), &
+                'no run of a refused or empty list writes z_temp')
+    call steep_points%destroy()
+  end subroutine check_point_list_errors
 
 end program driver

@@ -5,12 +5,15 @@
 
 For every program of the manifest, a subroutine creates an instance (type <program>_t) with the
 driver's padded layout and the driver's exchange callback, loads each argument from
-<data>/<program>/inputs into an array with nproma rows (NaN in the padding), calls the instance's
-run (wrap_run_<program>) with keyword arguments as ICON does, checks each output against
+<data>/<program>/inputs into an array with nproma rows (NaN in the padding), each point list
+(manifest type 'points<Cell, K>', saved as an int32 (N, 2) array of 0-based cells and levels)
+into its cell and level arrays, calls the instance's run (wrap_run_<program>) with keyword
+arguments as ICON does (a list L as L_count, L_cell, L_level), checks each output against
 <data>/<program>/reference and destroys the instance. The Fortran is generated
-because diffusion.stn has 32 programs with 372 parameters; the wrappers it calls are fusec's.
+because diffusion.stn has 34 programs with 400 parameters; the wrappers it calls are fusec's.
 """
 import json
+import re
 import sys
 
 FORTRAN_MAX_NAME = 63  # fusec shortens longer names the same way (docs/integration.md)
@@ -33,6 +36,27 @@ def fortran_name(prefix, program, suffix=""):
     """fusec's rule: keep the prefix and suffix, shorten the program name."""
     room = FORTRAN_MAX_NAME - len(prefix) - len(suffix)
     return prefix + program[:room] + suffix
+
+
+class PointList:
+    """A point-list parameter from its manifest type, 'points<Cell, K>' (or 'points<Cell>').
+
+    The wrapper takes it as three arguments, <name>_count, <name>_cell(:) and <name>_level(:)
+    (0-based flat cell indices and levels); the test's arrays have those names too."""
+
+    def __init__(self, name, text):
+        if not re.fullmatch(r"points<\s*(Cell|Edge|Vertex)\s*(,\s*K\s*)?>", text):
+            sys.exit(f"generate_programs.py: {name}: unsupported point list type '{text}'")
+        self.name = name
+        self.count, self.cell, self.level = (f"{name}_{part}"
+                                             for part in ("count", "cell", "level"))
+
+    def names(self):
+        return [self.count, self.cell, self.level]
+
+    def run_arguments(self):
+        return [f"{self.count}=size({self.cell}, kind=c_int32_t)", f"{self.cell}={self.cell}",
+                f"{self.level}={self.level}"]
 
 
 class Field:
@@ -74,21 +98,35 @@ def wrapped(first, items, last, indent):
 
 
 def program_test(program, parameters):
-    fields, scalars = [], []
+    fields, scalars, lists = [], [], []
     for parameter in parameters:
         name, text = parameter["name"], parameter["type"]
         if name in SUPPORT_NAMES:
             sys.exit(f"generate_programs.py: {program}: parameter '{name}' hides a driver name")
-        if "," in text:
+        if text.startswith("points<"):  # before fields: 'points<Cell, K>' has a comma too
+            lists.append(PointList(name, text))
+        elif "," in text:
             fields.append(Field(name, text))
         else:
             scalars.append((name, text))
+    # A list's arguments are named after it; fusec would rename them on a clash, this would not.
+    taken = {parameter["name"] for parameter in parameters} | SUPPORT_NAMES
+    for point_list in lists:
+        for name in point_list.names():
+            if name in taken:
+                sys.exit(f"generate_programs.py: {program}: the argument '{name}' of point list "
+                         f"'{point_list.name}' clashes with another name")
+            taken.add(name)
+    by_name = {point_list.name: point_list for point_list in lists}
     test = fortran_name("test_", program)
     out = [f"  subroutine {test}()", f"    type({fortran_name('', program, '_t')}) :: instance",
            "    integer(c_int) :: status"]
     for field in fields:
         rank = ", ".join(":" for _ in field.extents)
         out.append(f"    {field.declared_type}, allocatable, target :: {field.name}({rank})")
+    for point_list in lists:
+        out.append(f"    integer(c_int32_t), allocatable, target :: {point_list.cell}(:), "
+                   f"{point_list.level}(:)")
     for name, text in scalars:
         out.append(f"    {ELEMENT[text][0]}, target :: {name}")
     out.append(f"    call begin_program('{program}')")
@@ -99,11 +137,18 @@ def program_test(program, parameters):
         out.append(f"    allocate({field.name}({', '.join(field.extents)}))")
         out.append(f"    {field.name} = {field.fill}")
         out.append(f"    call load_field('{field.name}', {field.arguments()})")
+    for point_list in lists:
+        out.append(f"    call load_points('{point_list.name}', {point_list.cell}, "
+                   f"{point_list.level})")
     for name, text in scalars:
         out.append(f"    call load_scalar('{name}', c_loc({name}), {ELEMENT[text][1]})")
     # Flags are default logicals in the wrappers, as in ICON.
-    arguments = [f"{name}=logical({name})" if text == "bool" else f"{name}={name}"
-                 for name, text in ((p["name"], p["type"]) for p in parameters)]
+    arguments = []
+    for name, text in ((p["name"], p["type"]) for p in parameters):
+        if name in by_name:
+            arguments += by_name[name].run_arguments()
+        else:
+            arguments.append(f"{name}=logical({name})" if text == "bool" else f"{name}={name}")
     out += wrapped("call instance%run(", arguments, ")", 4)
     for field in fields:
         if field.intent != "in":

@@ -1,6 +1,7 @@
 ! Helpers of the Fortran driver (the runtime's C API comes from the installed module
 ! fusec_runtime): the grid and layout every program is set up with, loading a program's
-! inputs and checking its outputs against the interpreter's (the files fusec-bench
+! inputs (fields and scalars through the runtime, point lists by load_points) and checking its
+! outputs against the interpreter's (the files fusec-bench
 ! --save-outputs writes), and the callbacks the driver registers with the generated library.
 module test_support
   use, intrinsic :: iso_c_binding
@@ -24,6 +25,7 @@ module test_support
   type(fusec_field_check), public :: failed_check
 
   public :: open_grid, close_grid, begin_program, check_status, load_field, load_scalar
+  public :: load_points
   public :: check_output, expect, on_exchange, on_verification
 
   type(c_ptr) :: grid = c_null_ptr
@@ -108,6 +110,78 @@ contains
     if (fusec_npy_load_scalar(file_path('inputs', name), type, value) /= 0) &
       call expect(.false., c_string(fusec_last_error()))
   end subroutine load_scalar
+
+  ! The point list `name` of the current program: fusec-bench saves it as an int32 array of
+  ! shape (N, 2) in C order, row i the 0-based (cell, level) of entry i, so the file's data are
+  ! the pairs one after the other. Read with Fortran stream I/O (the runtime's fusec_npy_load
+  ! reads fields, and needs N beforehand): the header's 'descr' must be '<i4' (a little-endian
+  ! host, as fusec's), 'fortran_order' False and 'shape' (N, 2). On an error, empty lists.
+  subroutine load_points(name, cells, levels)
+    character(*), intent(in) :: name
+    integer(c_int32_t), allocatable, intent(out) :: cells(:), levels(:)
+    integer(c_int32_t), allocatable :: pairs(:, :)
+    character(:), allocatable :: path, header
+    character(6) :: magic
+    integer(c_int8_t) :: version(2), length(4)
+    integer :: unit, iostat, header_length, data_start, shape_start, shape_end
+    integer :: num_entries, columns
+    allocate(cells(0), levels(0))
+    path = data_dir // '/' // program_name // '/inputs/' // name // '.npy'
+    open(newunit=unit, file=path, access='stream', form='unformatted', status='old', &
+         action='read', iostat=iostat)
+    if (iostat /= 0) then
+      call expect(.false., path // ': cannot open')
+      return
+    end if
+    ! The magic string \x93NUMPY, the format version, the header's length (2 bytes in 1.0, 4 in
+    ! 2.0 and 3.0, little-endian).
+    read (unit, iostat=iostat) magic, version
+    if (iostat /= 0 .or. ichar(magic(1:1)) /= 147 .or. magic(2:6) /= 'NUMPY') then
+      call expect(.false., path // ': not a .npy file')
+      close (unit)
+      return
+    end if
+    length = 0
+    if (version(1) == 1) then
+      read (unit, iostat=iostat) length(1:2)
+      data_start = 11
+    else
+      read (unit, iostat=iostat) length
+      data_start = 13
+    end if
+    header_length = iand(int(length(1)), 255) + 256 * iand(int(length(2)), 255) + &
+                    65536 * iand(int(length(3)), 255)
+    data_start = data_start + header_length
+    allocate(character(header_length) :: header)
+    if (iostat == 0) read (unit, iostat=iostat) header
+    shape_start = index(header, "'shape': (")
+    num_entries = -1
+    columns = 0
+    if (shape_start > 0) then
+      shape_start = shape_start + len("'shape': (")
+      shape_end = shape_start + index(header(shape_start:), ')') - 2
+      ! Two extents: one comma.
+      if (shape_end >= shape_start .and. index(header(shape_start:shape_end), ',') == &
+          index(header(shape_start:shape_end), ',', back=.true.)) &
+        read (header(shape_start:shape_end), *, iostat=iostat) num_entries, columns
+    end if
+    if (iostat /= 0 .or. index(header, "'descr': '<i4'") == 0 .or. &
+        index(header, "'fortran_order': False") == 0 .or. num_entries < 0 .or. columns /= 2) then
+      call expect(.false., path // ': expected an int32 (N, 2) array in C order, found ' // &
+                  header(1:index(header, '}')))
+      close (unit)
+      return
+    end if
+    allocate(pairs(2, num_entries))
+    read (unit, pos=data_start, iostat=iostat) pairs
+    close (unit)
+    if (iostat /= 0) then
+      call expect(.false., path // ': shorter than its shape')
+      return
+    end if
+    cells = pairs(1, :)
+    levels = pairs(2, :)
+  end subroutine load_points
 
   ! Compares the output `name` with the interpreter's and checks that its padding (rows beyond
   ! the location's points) still holds the NaN it was filled with.

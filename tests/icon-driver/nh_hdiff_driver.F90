@@ -4,9 +4,12 @@
 ! f(nproma, [n,] [nlev,] nblks), one instance of the generated type diffusion_step_t is set up
 ! per patch with that layout, an exchange callback stands in for ICON's halo exchange, the step
 ! runs N times, FUSEC_VERIFY=1 switches to ICON's verification mode and the timers go to a
-! JSON file. Where ICON would take its state from the model, this driver reads the initial
-! state from the .npy files of `fusec-bench --save-outputs` and compares the state after N
-! steps with N steps of the interpreter (the same files' reference).
+! JSON file. ICON's list of steep points (zd_indlist, zd_blklist, zd_vertidx: 1-based blocked
+! indices) is built at initialisation as ICON builds it and converted once per patch to fusec's
+! point list (0-based flat cells and levels), which diffusion_step takes as `steep`. Where
+! ICON would take its state from the model, this driver reads the initial state from the .npy
+! files of `fusec-bench --save-outputs` and compares the state after N steps with N steps of
+! the interpreter (the same files' reference).
 !
 !   icon_driver DATA_DIR GRID NLEV NPROMA NSTEPS METRICS_JSON
 module halo_exchange
@@ -88,6 +91,12 @@ program icon_driver
   real(c_double), allocatable, target :: theta_ref_mc(:, :, :), wgtfac_c(:, :, :), &
       zd_intcoef(:, :, :, :), zd_diffcoef(:, :, :)
   integer(c_int32_t), allocatable, target :: zd_vertoffset(:, :, :, :)
+  ! ICON's list of steep points (p_nh_metrics%zd_indlist, zd_blklist, zd_vertidx: 1-based jc,
+  ! jb, jk; zd_listdim entries)
+  integer, allocatable :: zd_indlist(:), zd_blklist(:), zd_vertidx(:)
+  integer :: zd_listdim
+  ! the same list as fusec's point list `steep`: 0-based flat cells and levels
+  integer(c_int32_t), allocatable, target :: steep_cell(:), steep_level(:)
   ! edge and cell geometry (p_patch%edges, p_patch%cells)
   real(c_double), allocatable, target :: tangent_orientation(:, :), &
       inv_primal_edge_length(:, :), inv_vert_vert_length(:, :), inv_dual_edge_length(:, :), &
@@ -144,8 +153,14 @@ program icon_driver
 
   call allocate_state()
   call read_state()
+  call prepare_steep_list()
+  if (zd_listdim == 0) call fail('no steep points: the test would not exercise the point list')
 
-  ! Setup, once per patch: ICON's blocked layout (ld of every location = nproma).
+  ! Setup, once per patch: ICON's list of steep points in fusec's form (the list is fixed at
+  ! initialisation, so the conversion is not repeated per step).
+  call convert_steep_list()
+  print '(a, i0, a)', 'icon_driver: ', zd_listdim, ' steep points'
+  ! ICON's blocked layout (ld of every location = nproma).
   call diffusion%create_with_layout(p_patch_mesh, nlev, [0_c_int64_t, 0_c_int64_t, &
                                     0_c_int64_t, nproma])
   exchanges%nproma = nproma
@@ -334,6 +349,54 @@ contains
     call read_scalar('num_cells', c_loc(num_cells), FUSEC_I32)
   end subroutine read_state
 
+  ! ICON's list of steep points, built once at initialisation as ICON's mo_vertical_grid builds
+  ! it for nh_hdiff: block by block, the (jc, jk, jb) of cells [start_nudging_c, end_local_c)
+  ! (ICON's grf_bdywidth_c+1 .. min_rlcell_int) where the truly horizontal temperature
+  ! diffusion applies. ICON decides that from the slopes of the terrain and keeps zd_diffcoef
+  ! compacted to the list; here zd_diffcoef is dense and nonzero exactly there (fusec-bench's
+  ! realistic inputs), and fusec-bench made the interpreter's list the same way
+  ! (`nonzero(zd_diffcoef, start(NUDGING, Cell), end(LOCAL, Cell))`), so the two runs agree.
+  subroutine prepare_steep_list()
+    integer :: jb, jc, jk, ji, i_startblk, i_endblk, i_startidx, i_endidx, np
+    np = int(nproma)
+    ! ICON's blocks and indices of the 0-based, half-open point range (get_indices_c).
+    i_startblk = start_nudging_c / np + 1
+    i_endblk = (end_local_c - 1) / np + 1
+    allocate(zd_indlist(np * nlev * nblks_c), zd_blklist(np * nlev * nblks_c), &
+             zd_vertidx(np * nlev * nblks_c))
+    ji = 0
+    do jb = i_startblk, i_endblk
+      i_startidx = 1
+      i_endidx = np
+      if (jb == i_startblk) i_startidx = mod(start_nudging_c, np) + 1
+      if (jb == i_endblk) i_endidx = mod(end_local_c - 1, np) + 1
+      do jk = 1, nlev
+        do jc = i_startidx, i_endidx
+          if (zd_diffcoef(jc, jk, jb) /= 0.0_c_double) then
+            ji = ji + 1
+            zd_indlist(ji) = jc
+            zd_blklist(ji) = jb
+            zd_vertidx(ji) = jk
+          end if
+        end do
+      end do
+    end do
+    zd_listdim = ji
+  end subroutine prepare_steep_list
+
+  ! What an ICON integration adds: its 1-based blocked (jc, jb, jk) as fusec's 0-based flat cell
+  ! index h = (jb-1)*nproma + jc-1 (the same in the blocked layout: fusec locates h's block
+  ! itself) and level jk-1. The pairs are distinct, as fusec requires (not checked in generated
+  ! code).
+  subroutine convert_steep_list()
+    integer :: ji
+    allocate(steep_cell(zd_listdim), steep_level(zd_listdim))
+    do ji = 1, zd_listdim
+      steep_cell(ji) = int((zd_blklist(ji) - 1) * nproma + zd_indlist(ji) - 1, c_int32_t)
+      steep_level(ji) = int(zd_vertidx(ji) - 1, c_int32_t)
+    end do
+  end subroutine convert_steep_list
+
   ! One call of diffusion_step on the model state, as nh_hdiff makes it.
   subroutine step()
     call run_step()
@@ -356,7 +419,8 @@ contains
   end subroutine verified_step
 
   ! diffusion%run on the model state: the type-bound run takes ICON's blocked arrays as they
-  ! are (the generic picks wrap_run_blocked_diffusion_step by their rank). Given the copies of
+  ! are (the generic picks wrap_run_blocked_diffusion_step by their rank), the list of steep
+  ! points as its count and fusec's two arrays (after zd_diffcoef). Given the copies of
   ! the 8 inout fields before the step, it reruns the step from them and compares (default
   ! tolerances); absent, they stay absent in run, which then only runs.
   subroutine run_step(vn_0, w_0, theta_v_0, exner_0, div_ic_0, hdef_ic_0, dwdx_0, dwdy_0)
@@ -368,6 +432,7 @@ contains
         e_bln_c_s, rbf_coeff_1, rbf_coeff_2, geofac_div, geofac_n2s, geofac_n2s_c, &
         geofac_n2s_nbh, geofac_grg_x, geofac_grg_y, nudgecoeff_e, &
         theta_ref_mc, wgtfac_c, zd_intcoef, zd_vertoffset, zd_diffcoef, &
+        int(zd_listdim, c_int32_t), steep_cell, steep_level, &
         tangent_orientation, inv_primal_edge_length, inv_vert_vert_length, &
         inv_dual_edge_length, area_edge, primal_normal_vert_x, primal_normal_vert_y, &
         dual_normal_vert_x, dual_normal_vert_y, area, &

@@ -487,6 +487,14 @@ def _domain_mask(shape, h0, h1, k0, k1):
     return m
 
 
+def _list_mask(points, shape):
+    """The (cell, level) points of a point list, as check_reference loads it: (2, N), the
+    cells, then the levels."""
+    m = np.zeros(shape, dtype=bool)
+    m[points[0], points[1]] = True
+    return m
+
+
 def calculate_nabla2_for_z(conn, a):
     h0, h1, k0, k1 = _dom(a)
     r = nabla2_for_z_math(conn, a["kh_smag_e"], a["inv_dual_edge_length"], a["theta_v"])
@@ -514,6 +522,13 @@ def truly_horizontal_diffusion_nabla_of_theta_over_steep_points(conn, a):
     return {"z_temp": _write(a["z_temp"], r, h0, h1, k0, k1)}
 
 
+def truly_horizontal_diffusion_nabla_of_theta_on_steep_points(conn, a):
+    listed = _list_mask(a["steep"], a["z_temp"].shape)
+    r = steep_points_math(conn, a["zd_vertoffset"], a["zd_diffcoef"], a["geofac_n2s_c"],
+                          a["geofac_n2s_nbh"], a["vcoef"], a["theta_v"], a["z_temp"], listed)
+    return {"z_temp": np.where(listed, r, a["z_temp"])}
+
+
 def update_theta_and_exner(conn, a):
     h0, h1, k0, k1 = _dom(a)
     th, ex = update_theta_and_exner_math(a["z_temp"], a["area"], a["theta_v"], a["exner"],
@@ -522,12 +537,16 @@ def update_theta_and_exner(conn, a):
             "exner": _write(a["exner"], ex, h0, h1, k0, k1)}
 
 
-def apply_diffusion_to_theta_and_exner_math(conn, a, theta_in, valid):
+def apply_diffusion_to_theta_and_exner_math(conn, a, theta_in, valid, listed=None):
+    """``listed``: the correction only at the points of ICON's list of steep points (else at
+    every point of the domain where zd_diffcoef != 0)."""
     z = nabla2_for_z_math(conn, a["kh_smag_e"], a["inv_dual_edge_length"], theta_in)
     z_temp = nabla2_of_theta_math(conn, z, a["geofac_div"])
     if bool(a["apply_zdiffusion_t"]):
-        z_temp = steep_points_math(conn, a["zd_vertoffset"], a["zd_diffcoef"], a["geofac_n2s_c"],
-                                   a["geofac_n2s_nbh"], a["vcoef"], theta_in, z_temp, valid)
+        corrected = steep_points_math(conn, a["zd_vertoffset"], a["zd_diffcoef"],
+                                      a["geofac_n2s_c"], a["geofac_n2s_nbh"], a["vcoef"],
+                                      theta_in, z_temp, valid if listed is None else listed)
+        z_temp = corrected if listed is None else np.where(listed, corrected, z_temp)
     return update_theta_and_exner_math(z_temp, a["area"], theta_in, a["exner"], a["rd_o_cvd"])
 
 
@@ -535,6 +554,15 @@ def apply_diffusion_to_theta_and_exner(conn, a):
     h0, h1, k0, k1 = _dom(a)
     valid = _domain_mask(a["theta_v_in"].shape, h0, h1, k0, k1)
     th, ex = apply_diffusion_to_theta_and_exner_math(conn, a, a["theta_v_in"], valid)
+    return {"theta_v": _write(a["theta_v"], th, h0, h1, k0, k1),
+            "exner": _write(a["exner"], ex, h0, h1, k0, k1)}
+
+
+def apply_diffusion_to_theta_and_exner_on_steep_points(conn, a):
+    h0, h1, k0, k1 = _dom(a)
+    valid = _domain_mask(a["theta_v_in"].shape, h0, h1, k0, k1)
+    listed = _list_mask(a["steep"], a["theta_v_in"].shape)
+    th, ex = apply_diffusion_to_theta_and_exner_math(conn, a, a["theta_v_in"], valid, listed)
     return {"theta_v": _write(a["theta_v"], th, h0, h1, k0, k1),
             "exner": _write(a["exner"], ex, h0, h1, k0, k1)}
 
@@ -706,7 +734,8 @@ def diffusion_step(conn, a):
                        area=a["area"], exner=exner, rd_o_cvd=a["rd_o_cvd"],
                        apply_zdiffusion_t=a["apply_zdiffusion_t"])
         valid = _domain_mask(theta_v.shape, snc, elc, 0, nlev)
-        th, ex = apply_diffusion_to_theta_and_exner_math(conn, th_args, theta_tmp, valid)
+        listed = _list_mask(a["steep"], theta_v.shape)
+        th, ex = apply_diffusion_to_theta_and_exner_math(conn, th_args, theta_tmp, valid, listed)
         theta_v = _write(theta_v, th, snc, elc, 0, nlev)
         exner = _write(exner, ex, snc, elc, 0, nlev)
     # 15. exchanges (no-op)
@@ -798,6 +827,12 @@ SIGNATURES = {
         ("in", "geofac_n2s_c", "Cell,wp"), ("in", "geofac_n2s_nbh", "Cell,C2E2C,wp"),
         ("in", "vcoef", "Cell,C2E2C,K,wp"), ("in", "theta_v", "Cell,K,wp"),
         ("inout", "z_temp", "Cell,K,vp")] + _D,
+    "truly_horizontal_diffusion_nabla_of_theta_on_steep_points": [
+        ("in", "steep", "points,Cell"),
+        ("in", "zd_vertoffset", "Cell,C2E2C,K,i32"), ("in", "zd_diffcoef", "Cell,K,wp"),
+        ("in", "geofac_n2s_c", "Cell,wp"), ("in", "geofac_n2s_nbh", "Cell,C2E2C,wp"),
+        ("in", "vcoef", "Cell,C2E2C,K,wp"), ("in", "theta_v", "Cell,K,wp"),
+        ("inout", "z_temp", "Cell,K,vp")],
     "update_theta_and_exner": [
         ("in", "z_temp", "Cell,K,vp"), ("in", "area", "Cell,wp"),
         ("inout", "theta_v", "Cell,K,wp"), ("inout", "exner", "Cell,K,wp"),
@@ -832,6 +867,15 @@ SIGNATURES = {
     "apply_diffusion_to_theta_and_exner": [
         ("in", "kh_smag_e", "Edge,K,vp"), ("in", "inv_dual_edge_length", "Edge,wp"),
         ("in", "theta_v_in", "Cell,K,wp"), ("in", "geofac_div", "Cell,C2E,wp"),
+        ("in", "zd_vertoffset", "Cell,C2E2C,K,i32"), ("in", "zd_diffcoef", "Cell,K,wp"),
+        ("in", "geofac_n2s_c", "Cell,wp"), ("in", "geofac_n2s_nbh", "Cell,C2E2C,wp"),
+        ("in", "vcoef", "Cell,C2E2C,K,wp"), ("in", "area", "Cell,wp"),
+        ("out", "theta_v", "Cell,K,wp"), ("inout", "exner", "Cell,K,wp"),
+        ("in", "rd_o_cvd", "vp"), ("in", "apply_zdiffusion_t", "bool")] + _D,
+    "apply_diffusion_to_theta_and_exner_on_steep_points": [
+        ("in", "kh_smag_e", "Edge,K,vp"), ("in", "inv_dual_edge_length", "Edge,wp"),
+        ("in", "theta_v_in", "Cell,K,wp"), ("in", "geofac_div", "Cell,C2E,wp"),
+        ("in", "steep", "points,Cell"),
         ("in", "zd_vertoffset", "Cell,C2E2C,K,i32"), ("in", "zd_diffcoef", "Cell,K,wp"),
         ("in", "geofac_n2s_c", "Cell,wp"), ("in", "geofac_n2s_nbh", "Cell,C2E2C,wp"),
         ("in", "vcoef", "Cell,C2E2C,K,wp"), ("in", "area", "Cell,wp"),
@@ -951,6 +995,11 @@ def random_args(name, conn, sizes, nlev, rng, **fixed):
     for intent, pn, kind in sig:
         if pn in fixed:
             continue
+        if kind.startswith("points,"):
+            # a fifth of the (point, level) pairs, as check_reference loads a list: (2, N)
+            taken = rng.random((sizes[kind.split(",")[1]], nlev)) < 0.2
+            a[pn] = np.stack(np.nonzero(taken)).astype(np.int32)
+            continue
         if "," not in kind:
             if kind == "bool":
                 a[pn] = bool(rng.integers(0, 2))
@@ -1057,6 +1106,7 @@ def random_step_args(conn, sizes, nlev, rng, limited_area=True, **fixed):
     a["zd_diffcoef"] = np.where(steep, np.abs(a["zd_diffcoef"]) * 0.002, 0.0)
     a["zd_vertoffset"] = np.where(steep[:, None, :], a["zd_vertoffset"], 0).astype(np.int32)
     a["zd_intcoef"] = np.where(steep[:, None, :], np.abs(a["zd_intcoef"]), 0.0)
+    a["steep"] = np.stack(np.nonzero(steep)).astype(np.int32)  # ICON's list of them
     a.update(fixed)
     return a
 

@@ -63,6 +63,9 @@ def parse(argv) -> argparse.Namespace:
                    help="reductions per run at most (default 5)")
     p.add_argument("--coverage", action="store_true",
                    help="print how many programs per 100 contain each construct")
+    p.add_argument("--with-open-bugs", action="store_true",
+                   help="also generate the constructs of open fusec bugs that the generator "
+                        "avoids (generator.AVOID)")
     p.add_argument("--generate-only", action="store_true",
                    help="generate (into --keep-dir, if given) without running anything")
     args = p.parse_args(argv)
@@ -248,6 +251,8 @@ def generate_only(args) -> int:
 
 def main(argv=None) -> int:
     args = parse(argv)
+    if args.with_open_bugs:
+        generator.AVOID.clear()
     return generate_only(args) if args.generate_only else run(args)
 
 

@@ -30,8 +30,8 @@ from typing import Optional
 from . import model
 from .model import (CONNECTIVITIES, LOCATIONS, Access, Apply, Binary, Call, Domain,
                     DynLevel, Exchange, Expr, FieldType, File, Fold, Func, HBound, If, Index,
-                    Item, KBound, LetCall, LetEach, LetExpr, Lit, Param, ProgField, Program,
-                    Ref, Stencil, Unary, connectivities_from, levels)
+                    Item, KBound, LetCall, LetEach, LetExpr, Lit, Param, PointList, ProgField,
+                    Program, Ref, Stencil, Unary, connectivities_from, levels)
 
 FLOATS = ("wp", "vp")
 MAX_PARAMS = 6
@@ -40,6 +40,16 @@ FLOAT_LITERALS = ("0.5", "2.0", "1.0", "0.25", "1.5", "3.", ".5", "1e-1", "2", "
 FLOAT_SPELLED = tuple(x for x in FLOAT_LITERALS if not x.isdigit())
 INT_LITERALS = ("0", "1", "2", "3", "7")
 RESERVED = {"f32", "f64", "i32"}
+# Point lists: the share of the applications that may run on one (full-level stencils on a
+# location whose temporaries are read at the entry only) that do, and the lists' generators.
+LIST_SHARE = 0.4
+FRACTIONS = ((2, "0"), (3, "1"), (3, "0.5"), (4, "0.1"), (2, "0.02"), (2, "0.3"), (2, "0.9"))
+# Constructs of open fusec bugs that the generator avoids, so that one bug does not hide every
+# other result of the programs it shows in (docs/fuzzing.md; `--with-open-bugs` generates
+# them anyway):
+# * "same-list": two applications on one point list in a program; map fusion merges
+#   independent ones into an application that has lost its list (FusionUtils' mergeApplies).
+AVOID: set[str] = {"same-list"}
 
 
 def literal_only(e: Expr) -> bool:
@@ -584,6 +594,7 @@ class ProgramGen:
         self.analysis = model.ReachAnalysis(self.file)
         self.written: set[str] = set()
         self.history: list[Apply] = []  # top-level applications, for repeats
+        self.lists: set[str] = set()  # the point lists applied on
 
     # --- fields
 
@@ -700,6 +711,10 @@ class ProgramGen:
         rng = self.rng
         if any(a is not None and self.prog.fields[a].var and a not in defined for a in args):
             return None
+        if s.loc and s.vert == "K" and rng.random() < LIST_SHARE:
+            d = self.list_domain(s, args, targets, defined)
+            if d is not None:
+                return d
         hlo = hhi = None
         if s.loc:
             window = self.h_window(s, args, defined)
@@ -728,6 +743,66 @@ class ProgramGen:
         as_param = rng.random() < 0.3
         return Domain(s.loc, hlo, hhi, KBound("0", klo, as_param and rng.random() < 0.7),
                       KBound("nlev", khi - nlev, as_param and rng.random() < 0.7))
+
+    def list_domain(self, s: Stencil, args: list, targets: list, defined: dict) -> Optional[Domain]:
+        """`@ list` when the application may run on a point list: an existing list of the
+        file whose entries lie where the vars it reads are defined, or a new one."""
+        rng = self.rng
+        nlev = self.file.nlev
+        if model.list_problems(self.analysis, s, s.loc):
+            return None
+        if any(self.prog.fields[t].ty.vert != "K" for t in targets):
+            return None
+        # fusec checks the reads of a list application against all levels
+        if self.k_window(s, args, targets, {}) != (0, nlev):
+            return None
+        hwin = self.h_window(s, args, defined)
+        kwin = self.k_window(s, args, targets, defined)
+        if hwin is None or kwin is None:
+            return None
+
+        def fits(pl: PointList) -> bool:
+            hlo, hhi, klo, khi = pl.region(nlev)
+            return pl.loc == s.loc and pl.program in (None, self.prog.name) and \
+                hwin[0] <= hlo and hhi <= hwin[1] and kwin[0] <= klo and khi <= kwin[1]
+
+        mine = self.lists
+        reuse = [n for n, pl in self.file.points.items() if fits(pl)
+                 and not ("same-list" in AVOID and n in mine)]
+        if reuse and rng.random() < 0.5:
+            # mostly a list this program already has (a second application on it)
+            own = [n for n in reuse if n in mine]
+            name = rng.choice(own if own and rng.random() < 0.7 else reuse)
+            mine.add(name)
+            return Domain(s.loc, None, None, None, None, False, name)
+        lo, hi = hwin
+        if (lo, hi) == (0, model.last_marker(s.loc)) and rng.random() < 0.3:
+            a, b = lo, hi
+        else:
+            a = rng.randint(lo, hi - 1)
+            b = rng.randint(a + 1, hi)
+        lo, hi = kwin
+        klo = _weighted(rng, [(5, lo), (1 if lo + 1 < hi else 0, lo + 1),
+                              (1 if lo + 2 < hi else 0, lo + 2)])
+        khi = _weighted(rng, [(5, hi), (1 if hi - 1 > klo else 0, hi - 1),
+                              (1 if hi - 2 > klo else 0, hi - 2), (1, klo + 1)])
+        masks = [n for n, f in self.prog.fields.items() if not f.var and f.role == "data"
+                 and f.ty == FieldType(s.loc, None, "K", "bool")]
+        kind = _weighted(rng, [(14, "fraction"), (4, "all"), (2, "nonzero")])
+        fraction, mask, owner = "1", None, None
+        if kind == "fraction":
+            fraction = _weighted(rng, FRACTIONS)
+        elif kind == "nonzero":
+            mask = rng.choice(masks) if masks and rng.random() < 0.6 else \
+                self.new_field(FieldType(s.loc, None, "K", "bool"))
+            owner = self.prog.name
+        name = f"{s.loc[0].lower()}list{len(self.file.points)}"
+        mine.add(name)
+        self.file.points[name] = PointList(
+            s.loc, kind, a, b, KBound("0", klo),
+            KBound("nlev", khi - nlev) if khi > nlev // 2 else KBound("0", khi),
+            fraction, mask, owner)
+        return Domain(s.loc, None, None, None, None, False, name)
 
     # --- statements
 
@@ -823,9 +898,18 @@ class ProgramGen:
             fresh = self.targets(s, [None] * len(s.params), None, False)
             if fresh is not None:
                 targets = fresh
-        again = Apply(tuple(targets), prev.stencil, prev.args, prev.domain)
-        if not model.apply_problems(self.file, self.analysis, self.prog, again, defined):
-            self.emit(body, again, defined, True)
+        domain = prev.domain
+        if domain.points and "same-list" in AVOID:
+            fields = [a if isinstance(p.ty, FieldType) else None for a, p in zip(prev.args, s.params)]
+            domain = self.domain(s, fields, targets, defined)
+            if domain is None:
+                return
+        # a list application needs full-level targets: fall back to the earlier ones
+        for chosen in (targets, list(prev.targets)) if domain.points else (targets,):
+            again = Apply(tuple(chosen), prev.stencil, prev.args, domain)
+            if not model.apply_problems(self.file, self.analysis, self.prog, again, defined):
+                self.emit(body, again, defined, True)
+                return
 
     def condition(self) -> Expr:
         rng = self.rng

@@ -362,13 +362,44 @@ class KBound:
 
 
 @dataclass(frozen=True)
+class PointList:
+    """A `points<loc, K>` program parameter and the generator of the inputs file that lists
+    its entries: the (point, level) pairs with the point in markers [hlo, hhi) and the level
+    in [klo, khi): all of them (`all`), a random share of them (`fraction`), or those where
+    the program's bool field `field` is true (`nonzero`; the list then belongs to `program`)."""
+
+    loc: str
+    kind: str  # "fraction", "all" or "nonzero"
+    hlo: int  # markers, as HBound
+    hhi: int
+    klo: KBound
+    khi: KBound
+    fraction: str = "1"  # fraction: the share, as spelled
+    field: Optional[str] = None  # nonzero: a field<loc, K, bool> of `program`
+    program: Optional[str] = None  # nonzero: the only program the list may appear in
+
+    def region(self, nlev: int) -> tuple[int, int, int, int]:
+        """Where its entries lie: (hlo, hhi) markers and [klo, khi) levels."""
+        return self.hlo, self.hhi, self.klo.value(nlev), self.khi.value(nlev)
+
+    def text(self) -> str:
+        """The generator, as the inputs file spells it."""
+        bounds = [MARKERS[self.loc][m][1] or "0" for m in (self.hlo, self.hhi)]
+        if (self.klo.base, self.klo.const, self.khi.base, self.khi.const) != ("0", 0, "nlev", 0):
+            bounds += [self.klo.text(), self.khi.text()]
+        head = {"fraction": [self.fraction], "all": [], "nonzero": [self.field or ""]}[self.kind]
+        return f"{self.kind}({', '.join(head + bounds)})"
+
+
+@dataclass(frozen=True)
 class Domain:
     loc: Optional[str]  # None for vertical-only stencils
-    hlo: Optional[HBound]
+    hlo: Optional[HBound]  # None for lists too
     hhi: Optional[HBound]
-    klo: Optional[KBound]  # None for 2-D stencils
+    klo: Optional[KBound]  # None for 2-D stencils and lists
     khi: Optional[KBound]
     explicit_k: bool = True  # False: `K[...]` omitted (all levels of the output)
+    points: Optional[str] = None  # `@ points`: a PointList of the file (loc is its location)
 
 
 @dataclass(frozen=True)
@@ -410,6 +441,7 @@ class File:
     stencils: list[Stencil]
     programs: list[Program]
     scalars: dict[str, tuple[str, str]]  # name -> (type, value in the inputs file)
+    points: dict[str, PointList] = field(default_factory=dict)  # point-list parameters
 
     def stencil(self, name: str) -> Stencil:
         return next(s for s in self.stencils if s.name == name)
@@ -509,6 +541,8 @@ def render_stencil(s: Stencil) -> str:
 
 
 def _domain_text(d: Domain) -> str:
+    if d.points:
+        return d.points
     parts = []
     if d.loc:
         parts.append(f"{d.loc}[{MARKERS[d.loc][d.hlo.marker][0]}:{MARKERS[d.loc][d.hhi.marker][0]}]")
@@ -535,10 +569,22 @@ def _render_body(body, indent: str, out: list[str]) -> None:
             out.append(f"{indent}}}")
 
 
-def referenced_names(prog: Program) -> tuple[list[str], list[str], list[str]]:
+def referenced_lists(prog: Program) -> list[str]:
+    """The point lists the program applies stencils on, in order of first use."""
+    names: list[str] = []
+    for stmt in statements(prog.body):
+        if isinstance(stmt, Apply) and stmt.domain.points and stmt.domain.points not in names:
+            names.append(stmt.domain.points)
+    return names
+
+
+def referenced_names(prog: Program, file: Optional[File] = None) -> tuple[list[str], list[str], list[str]]:
     """The program's field names, file scalars and bound parameters it references, each in a
-    deterministic order (fields in table order)."""
+    deterministic order (fields in table order); with `file`, the fields that its `nonzero`
+    point lists read count too."""
     fields, scalars, bounds = set(), set(), set()
+    if file is not None:
+        fields.update(file.points[n].field for n in referenced_lists(prog) if file.points[n].field)
     for stmt in statements(prog.body):
         if isinstance(stmt, Apply):
             fields.update(stmt.targets)
@@ -548,7 +594,7 @@ def referenced_names(prog: Program) -> tuple[list[str], list[str], list[str]]:
                 else:
                     scalars.update(r.name for r in walk(a) if isinstance(r, Ref))
             d = stmt.domain
-            if d.loc:
+            if d.loc and not d.points:
                 bounds.update(MARKERS[d.loc][b.marker][0] for b in (d.hlo, d.hhi) if b.marker)
             if d.klo and d.explicit_k:
                 bounds.update(b.param_name() for b in (d.klo, d.khi) if b.param)
@@ -586,7 +632,7 @@ def intents(prog: Program) -> dict[str, str]:
 
 
 def render_program(file: File, prog: Program) -> str:
-    fields, scalars, bounds = referenced_names(prog)
+    fields, scalars, bounds = referenced_names(prog, file)
     modes = intents(prog)
     params = []
     for name in fields:
@@ -594,6 +640,7 @@ def render_program(file: File, prog: Program) -> str:
         if not f.var:
             prefix = "" if modes[name] == "in" else modes[name] + " "
             params.append(f"{prefix}{name}: {f.ty.text()}")
+    params += [f"{n}: points<{file.points[n].loc}, K>" for n in referenced_lists(prog)]
     params += [f"{n}: {file.scalars[n][0]}" for n in scalars]
     params += [f"{n}: i32" for n in bounds]
     lines = [f"program {prog.name}({', '.join(params)})", "{"]
@@ -644,8 +691,12 @@ def render_inputs(file: File) -> str:
     """The inputs file: zone markers and K bounds, the scalars' values, and the vertoffset
     generator for offset fields (everything else takes fusec-bench's defaults)."""
     scalars, bounds, offsets = set(), set(), set()
+    shared, own = {}, {}  # point lists: file-wide, and nonzero lists per program
     for prog in file.programs:
-        fields, s, b = referenced_names(prog)
+        for n in referenced_lists(prog):
+            pl = file.points[n]
+            (own.setdefault(prog.name, {}) if pl.kind == "nonzero" else shared)[n] = pl.text()
+        fields, s, b = referenced_names(prog, file)
         scalars.update(s)
         bounds.update(b)
         offsets.update(n for n in fields if prog.fields[n].role == "offset")
@@ -666,6 +717,13 @@ def render_inputs(file: File) -> str:
     if offsets:
         lines.append("fields:")
         lines += [f"  {n}: vertoffset" for n in sorted(offsets)]
+    if shared:
+        lines.append("points:")
+        lines += [f"  {n}: {t}" for n, t in sorted(shared.items())]
+    if own:
+        lines.append("programs:")
+        for prog, lists in sorted(own.items()):
+            lines += [f"  {prog}:", "    points:"] + [f"      {n}: {t}" for n, t in sorted(lists.items())]
     return "\n".join(lines) + "\n"
 
 
@@ -795,10 +853,11 @@ class ReachAnalysis:
 
 
 def k_values(file: File, stencil: Stencil, d: Domain) -> Optional[tuple[int, int]]:
-    """The application's level range [klo, khi) at the file's nlev (None for 2-D)."""
+    """The application's level range [klo, khi) at the file's nlev (None for 2-D). A point
+    list's entries may lie at any level: fusec checks its reads against all of them."""
     if stencil.vert is None:
         return None
-    if d.klo is None or not d.explicit_k:
+    if d.points or d.klo is None or not d.explicit_k:
         return 0, levels(stencil.vert, file.nlev)
     return d.klo.value(file.nlev), d.khi.value(file.nlev)
 
@@ -826,6 +885,19 @@ def apply_problems(file: File, analysis: ReachAnalysis, prog: Program, stmt: App
     nlev = file.nlev
     kr = k_values(file, s, stmt.domain)
     klo, khi = kr if kr else (0, 0)
+    listed = None  # a point list: where its entries lie (markers and levels)
+    if stmt.domain.points:
+        pl = file.points.get(stmt.domain.points)
+        if pl is None:
+            return [f"{stmt.domain.points} is not a point list of the file"]
+        if pl.program not in (None, prog.name):
+            out.append(f"point list {stmt.domain.points} belongs to {pl.program}")
+        if pl.field is not None and (pl.field not in prog.fields or prog.fields[pl.field].var
+                                     or prog.fields[pl.field].ty != FieldType(pl.loc, None, "K", "bool")):
+            out.append(f"point list {stmt.domain.points} reads {pl.field}, not a bool field on {pl.loc}")
+        out += [f"{s.name} on point list {stmt.domain.points}: {p}"
+                for p in list_problems(analysis, s, pl.loc)]
+        listed = pl.region(nlev)
     bound = {}
     for p, a in zip(s.params, stmt.args):
         if isinstance(p.ty, FieldType):
@@ -846,12 +918,23 @@ def apply_problems(file: File, analysis: ReachAnalysis, prog: Program, stmt: App
         if kr:
             out += _level_problems(name, r, levels(f.ty.vert, nlev), klo, khi, nlev)
         if f.var:
-            out += _var_problems(file, name, f, r, stmt.domain, kr, defined.get(name))
+            if listed:
+                hlo, hhi, lklo, lkhi = listed
+                out += _var_problems(file, name, f, r, (stmt.domain.loc, hlo, hhi),
+                                     (lklo, lkhi), defined.get(name))
+            else:
+                d = stmt.domain
+                h = (d.loc, d.hlo.marker, d.hhi.marker) if d.loc else (None, None, None)
+                out += _var_problems(file, name, f, r, h, kr, defined.get(name))
     for t, (_, oty) in zip(stmt.targets, s.outputs):
         f = prog.fields.get(t)
         if f is None or f.role != "data" or f.ty.loc != oty.loc or f.ty.elem != oty.elem \
                 or (f.ty.vert != oty.vert and (f.ty.vert, oty.vert) != ("KHalf", "K")):
             out.append(f"target {t} does not fit output {oty.text()}")
+        elif listed and f.ty.vert != "K":
+            # fusec's frontend lets it through and then fails to verify its own IR (an
+            # internal error): see docs/fuzzing.md
+            out.append(f"target {t} of a point list has no full levels")
         elif kr and (klo < 0 or khi > min(levels(f.ty.vert, nlev), levels(s.vert, nlev))):
             out.append(f"target {t} written at levels [{klo}, {khi})")
     if len(set(stmt.targets)) != len(stmt.targets):
@@ -859,16 +942,18 @@ def apply_problems(file: File, analysis: ReachAnalysis, prog: Program, stmt: App
     return out
 
 
-def _var_problems(file: File, name: str, f: ProgField, r: Reach, d: Domain, kr, region) -> list:
+def _var_problems(file: File, name: str, f: ProgField, r: Reach, h, kr, region) -> list:
+    """Reads of var `name` by an application on markers h = (loc, lo, hi) and levels kr."""
     if region is None:
         return [f"var {name} read before it is written"]
     hlo, hhi, dklo, dkhi = region
     out = []
-    if f.ty.loc and d.loc:
+    loc, lo, hi = h
+    if f.ty.loc and loc:
         if r.neigh:
             if hlo != 0 or hhi != last_marker(f.ty.loc):
                 out.append(f"var {name} read at neighbours but written on part of {f.ty.loc}")
-        elif d.hlo.marker < hlo or d.hhi.marker > hhi:
+        elif lo < hlo or hi > hhi:
             out.append(f"var {name} read outside the points it was written at")
     if f.ty.vert and kr and kr[0] < kr[1]:
         klo, khi = kr
@@ -891,7 +976,10 @@ def write_region(file: File, s: Stencil, d: Domain):
 
 
 def update_defined(defined: dict, prog: Program, file: File, s: Stencil, stmt: Apply) -> None:
-    """Vars written by `stmt`: the region they are defined in grows when the write covers it."""
+    """Vars written by `stmt`: the region they are defined in grows when the write covers it.
+    A point list defines no region (it writes some of its points only)."""
+    if stmt.domain.points:
+        return
     new = write_region(file, s, stmt.domain)
     for t in stmt.targets:
         if not prog.fields[t].var:
@@ -905,6 +993,21 @@ def _covers(a, b) -> bool:
     def inside(lo_a, hi_a, lo_b, hi_b):
         return lo_a is None or (lo_a <= lo_b and hi_a >= hi_b)
     return inside(a[0], a[1], b[0], b[1]) and inside(a[2], a[3], b[2], b[3])
+
+
+def list_problems(analysis: "ReachAnalysis", s: Stencil, loc: Optional[str] = None) -> list[str]:
+    """Why stencil `s` may not be applied on a point list (of `loc`): it must live on that
+    location with full levels, and each of its temporaries (lets read at neighbours or other
+    levels, field arguments computed for calls, calls) must be read only at the entry's own
+    point and level, which fusec checks ("'t' is read away from the entry of the point list
+    being computed"). Its level reach is checked against all levels by apply_problems."""
+    if s.loc is None or s.vert != "K" or (loc is not None and s.loc != loc):
+        return [f"{s.name} does not live on {loc or 'a location'} with full levels"]
+    out = []
+    for key, r in analysis.reach(s.name).items():
+        if isinstance(key, tuple) and (r.neigh or r.absr or (r.rel and r.rel != (0, 0))):
+            out.append(f"temporary {key[2]} of {key[1]} is read away from the entry")
+    return out
 
 
 def problems(file: File) -> list[str]:
@@ -998,6 +1101,20 @@ FEATURES = [
     ("prog:k-literal", "K bounds as literals / nlev"),
     ("prog:k-default", "K range omitted (all levels)"),
     ("prog:empty-global", "apply whose domain is empty on the global grid"),
+    ("points", "application on a point list (@ list)"),
+    ("points:Cell", "... of cells"),
+    ("points:Edge", "... of edges"),
+    ("points:Vertex", "... of vertices"),
+    ("points:fraction", "... from fraction(F, ...)"),
+    ("points:fraction-0", "... from fraction(0, ...): an empty list"),
+    ("points:fraction-1", "... from fraction(1, ...): every pair"),
+    ("points:all", "... from all(...)"),
+    ("points:nonzero", "... from nonzero(mask, ...)"),
+    ("points:levels", "... over a level sub-range"),
+    ("points:twice", "one list applied twice in a program"),
+    ("points:in-place", "list application updating a field it reads"),
+    ("points:temporary", "list application computing temporaries (read at the entry)"),
+    ("points:and-box", "list and box applications on the same location"),
     ("file:f32", "-D vp=f32"),
 ]
 
@@ -1091,6 +1208,14 @@ def _stencil_features(file: File, s: Stencil, seen: set, out: set) -> None:
         visit(e, 0)
 
 
+def domain_markers(file: File, d: Domain) -> Optional[tuple[int, int]]:
+    """The markers [lo, hi) a domain's points lie in (a list's: its generator's range)."""
+    if d.points:
+        pl = file.points[d.points]
+        return pl.hlo, pl.hhi
+    return (d.hlo.marker, d.hhi.marker) if d.loc else None
+
+
 def features(file: File, prog: Program) -> set[str]:
     """The constructs of FEATURES that the program exercises (through its stencils too)."""
     out: set[str] = set()
@@ -1133,8 +1258,22 @@ def features(file: File, prog: Program) -> set[str]:
         if d.klo is not None:
             out.add("prog:k-default" if not d.explicit_k else
                     "prog:k-params" if d.klo.param or d.khi.param else "prog:k-literal")
-        if d.loc and d.hhi.marker <= INTERIOR_MARKER[d.loc]:
+        region = domain_markers(file, d)
+        if region and region[1] <= INTERIOR_MARKER[d.loc]:
             out.add("prog:empty-global")
+        if d.points:
+            pl = file.points[d.points]
+            out.update({"points", f"points:{pl.loc}", f"points:{pl.kind}"})
+            if pl.kind == "fraction" and float(pl.fraction) in (0.0, 1.0):
+                out.add(f"points:fraction-{int(float(pl.fraction))}")
+            if pl.region(file.nlev)[2:] != (0, file.nlev):
+                out.add("points:levels")
+            if any(prev.domain.points == d.points for prev, _ in history):
+                out.add("points:twice")
+            if set(stmt.targets) & {a for a in stmt.args if isinstance(a, str)}:
+                out.add("points:in-place")
+            if any(isinstance(k, tuple) for k in analysis.reach(s.name)):
+                out.add("points:temporary")
         pairs = [(a, p) for a, p in zip(stmt.args, s.params) if isinstance(p.ty, FieldType)]
         fargs = {a for a, _ in pairs}
         if any(p.ty.vert == "K" and prog.fields[a].ty.vert == "KHalf" for a, p in pairs):
@@ -1153,11 +1292,13 @@ def features(file: File, prog: Program) -> set[str]:
             if prev.stencil == stmt.stencil and prev.args == stmt.args and fargs & since:
                 out.add("prog:repeat-after-write")
             if d.loc and prev.domain.loc == d.loc:
-                a, b = prev.domain, d
-                if a.hhi.marker <= b.hlo.marker or b.hhi.marker <= a.hlo.marker:
+                a, b = domain_markers(file, prev.domain), region
+                if a[1] <= b[0] or b[1] <= a[0]:
                     out.add("prog:disjoint")
                 else:
                     out.add("prog:overlap")
+                if bool(prev.domain.points) != bool(d.points):
+                    out.add("points:and-box")
             since.update(stmt.targets)
         history.append((stmt, set()))
         written.update(stmt.targets)

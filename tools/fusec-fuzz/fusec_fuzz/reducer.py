@@ -10,7 +10,9 @@ pipeline (`runner.Failure.signature`). Each candidate must also stay fit for tes
 * drop stencil outputs, lets and parameters that nothing reads (with their arguments);
 * replace expressions by a literal of their type or by one of their sub-expressions; drop
   level offsets, data-dependent levels and neighbours of reads;
-* shrink domains and spell run-time bounds as literals; switch f32 off.
+* shrink domains and spell run-time bounds as literals; turn a point-list domain into the
+  box its entries lie in, shrink a list's range, make a `nonzero` list a `fraction`; switch
+  f32 off.
 
 Candidates run only the failing pipeline, on the failing grid, on the interpreter when the
 failure shows there too (much faster than compiling C++), else on the failing backend.
@@ -29,8 +31,8 @@ from typing import Callable, Iterator
 
 from . import model, runner
 from .generator import typed
-from .model import (Access, Apply, Exchange, Expr, File, HBound, If, KBound, LetCall, Lit, Ref,
-                    let_exprs, let_names, with_let_exprs)
+from .model import (Access, Apply, Domain, Exchange, Expr, File, HBound, If, KBound, LetCall, Lit,
+                    Ref, let_exprs, let_names, with_let_exprs)
 
 
 class Oracle:
@@ -88,7 +90,8 @@ def reduce(settings: runner.Settings, file: File, failure: runner.Failure, work:
         if oracle(only):
             current = only
     passes = [_drop_programs, _drop_statements, _flatten_ifs, _drop_exchanged, _drop_outputs,
-              _simplify_expressions, _drop_lets, _drop_params, _shrink_domains, _simplify_file]
+              _simplify_expressions, _drop_lets, _drop_params, _shrink_domains, _shrink_lists,
+              _simplify_file]
     changed = True
     while changed and time.monotonic() < deadline:
         changed = False
@@ -134,11 +137,18 @@ def _cost(file: File) -> tuple:
             else:
                 count += sum(nodes(a) for a in stmt.args if isinstance(a, Expr))
                 d = stmt.domain
-                if d.loc:
+                if d.points:  # a program parameter and a generator: more than a box
+                    count += 1
+                elif d.loc:
                     extent += d.hhi.marker - d.hlo.marker
                 if d.klo is not None and d.explicit_k:
                     extent += d.khi.value(file.nlev) - d.klo.value(file.nlev) + d.klo.param + d.khi.param
-    return count, extent, len(model.render_stn(file))
+    for name in {n for prog in file.programs for n in model.referenced_lists(prog)}:
+        pl = file.points[name]
+        count += pl.kind == "nonzero"
+        hlo, hhi, klo, khi = pl.region(file.nlev)
+        extent += hhi - hlo + khi - klo
+    return count, extent, len(model.render_stn(file)) + len(model.render_inputs(file))
 
 
 def _size(file: File) -> str:
@@ -411,9 +421,17 @@ def _simplify_expressions(file: File) -> Iterator[File]:
 
 
 def _shrink_domains(file: File) -> Iterator[File]:
-    """Narrower ranges and literal bounds."""
+    """Narrower ranges and literal bounds; a point list's box instead of the list, and
+    narrower lists."""
     for index, path, stmt in list(_applies(file)):
         d = stmt.domain
+        if d.points:
+            pl = file.points[d.points]
+            hlo, hhi, klo, khi = pl.region(file.nlev)
+            box = Domain(pl.loc, HBound(hlo), HBound(hhi), KBound("0", klo),
+                         KBound("nlev", khi - file.nlev))
+            yield _replace_apply(file, index, path, dataclasses.replace(stmt, domain=box))
+            continue
         options = []
         if d.loc:
             lo, hi = d.hlo.marker, d.hhi.marker
@@ -430,6 +448,27 @@ def _shrink_domains(file: File) -> Iterator[File]:
                 options.append(dataclasses.replace(d, khi=KBound("nlev", d.khi.const - 1)))
         for new in options:
             yield _replace_apply(file, index, path, dataclasses.replace(stmt, domain=new))
+
+
+def _shrink_lists(file: File) -> Iterator[File]:
+    """Point lists over fewer points and levels, `fraction` for `nonzero`."""
+    for name in {n for prog in file.programs for n in model.referenced_lists(prog)}:
+        pl = file.points[name]
+        hlo, hhi, klo, khi = pl.region(file.nlev)
+        options = []
+        if pl.kind == "nonzero":
+            options.append(dataclasses.replace(pl, kind="fraction", fraction="0.5", field=None,
+                                               program=None))
+        top = min(hhi, model.INTERIOR_MARKER[pl.loc] + 1)
+        options += [dataclasses.replace(pl, hlo=m) for m in range(hlo + 1, top)]
+        options += [dataclasses.replace(pl, hhi=m) for m in range(hhi - 1, hlo, -1)]
+        if klo + 1 < khi:
+            options.append(dataclasses.replace(pl, klo=KBound("0", klo + 1)))
+            options.append(dataclasses.replace(pl, khi=dataclasses.replace(pl.khi, const=pl.khi.const - 1)))
+        for new in options:
+            out = copy.deepcopy(file)
+            out.points[name] = new
+            yield out
 
 
 def _simplify_file(file: File) -> Iterator[File]:
