@@ -510,8 +510,9 @@ LogicalResult StoreOp::verify() {
   if (getPoints()) {
     if (failed(verifyPointsAlone(*this, getPoints(), getHlb(), getKlb(), field.location)))
       return failure();
-    if (field.vertical != VerticalKind::Full)
-      return emitOpError() << "a point list is stored into a field with full levels";
+    // A list's levels lie in [0, nlev): inside full- and half-level fields.
+    if (field.vertical == VerticalKind::None)
+      return emitOpError() << "a point list is stored into a field with levels";
     return success();
   }
   if ((field.location != std::nullopt) != (getHlb() != nullptr))

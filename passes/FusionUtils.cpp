@@ -253,6 +253,9 @@ static Value inRangeTest(OpBuilder &builder, Location loc, Value index, Value lb
 }
 
 FailureOr<ApplyOp> mergeApplies(ApplyOp earlier, ApplyOp later) {
+  // A point list has no hull with anything but itself.
+  if (earlier.getPoints() != later.getPoints())
+    return failure();
   // Everything `later` uses must be available where `earlier` stands.
   SmallVector<Value> needed = capturedValues(later.getBody());
   for (Value bound : later->getOperands())
@@ -277,6 +280,8 @@ FailureOr<ApplyOp> mergeApplies(ApplyOp earlier, ApplyOp later) {
   SmallVector<Type> types(earlier.getResultTypes());
   llvm::append_range(types, later.getResultTypes());
   auto merged = builder.create<ApplyOp>(loc, types, earlier.getLocation(), hlb, hub, klb, kub);
+  if (Value points = earlier.getPoints())
+    merged.setPointList(points);
   std::string name = (earlier.getName().value_or("apply") + "+" +
                       later.getName().value_or("apply")).str();
   merged.setNameAttr(builder.getStringAttr(name));

@@ -360,7 +360,7 @@ stn.program @list_store_without_levels(%l: !stn.points<Cell>, %o: !stn.field<Cel
     %x = arith.constant 1.0 : f64
     stn.yield %x : f64
   }
-  // expected-error @+1 {{a point list is stored into a field with full levels}}
+  // expected-error @+1 {{a point list is stored into a field with levels}}
   stn.store %t to %o on Cell at %l : !stn.temp<Cell x f64> to !stn.field<Cell x f64>
   stn.return
 }

@@ -49,6 +49,11 @@ TestMesh smallMesh();
 /// The connectivity declarations matching smallMesh().
 extern const char *const kSmallMeshDecls;
 
+/// `body` after the declarations of smallMesh()'s connectivities.
+inline std::string withDecls(const std::string &body) {
+  return std::string(kSmallMeshDecls) + body;
+}
+
 /// A parsed module of stn, arith, math and scf ops.
 class TestModule {
 public:

@@ -9,12 +9,9 @@ using fusec::Argument;
 using fusec::test::smallMesh;
 using fusec::test::TestMesh;
 using fusec::test::TestModule;
+using fusec::test::withDecls;
 
 namespace {
-
-std::string withDecls(const std::string &body) {
-  return std::string(fusec::test::kSmallMeshDecls) + body;
-}
 
 /// out(e,k) = vn(e, k + 1) over all levels: reads one level past the top.
 const char *const kShiftUp = R"(

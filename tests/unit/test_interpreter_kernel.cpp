@@ -12,14 +12,8 @@ using fusec::Interpreter;
 using fusec::test::smallMesh;
 using fusec::test::TestMesh;
 using fusec::test::TestModule;
+using fusec::test::withDecls;
 
-namespace {
-
-std::string withDecls(const std::string &body) {
-  return std::string(fusec::test::kSmallMeshDecls) + body;
-}
-
-} // namespace
 
 TEST_CASE("kernels update fields in place under scf.if predicates", "[interpreter][kernel]") {
   // vn(e,k) += 1 on edges e < 2; elsewhere vn(e,k) = sum of cf over E2C[e] (missing skipped).

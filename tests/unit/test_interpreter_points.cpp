@@ -8,12 +8,9 @@ using fusec::Argument;
 using fusec::test::smallMesh;
 using fusec::test::TestMesh;
 using fusec::test::TestModule;
+using fusec::test::withDecls;
 
 namespace {
-
-std::string withDecls(const std::string &body) {
-  return std::string(fusec::test::kSmallMeshDecls) + body;
-}
 
 /// out(c,k) += sum of vn over C2E[c] at the entries of `steep`, in program
 /// form, in kernel form and in loop form (work items of two entries).

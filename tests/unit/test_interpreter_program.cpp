@@ -17,14 +17,8 @@ using fusec::Argument;
 using fusec::test::smallMesh;
 using fusec::test::TestMesh;
 using fusec::test::TestModule;
+using fusec::test::withDecls;
 
-namespace {
-
-std::string withDecls(const std::string &body) {
-  return std::string(fusec::test::kSmallMeshDecls) + body;
-}
-
-} // namespace
 
 TEST_CASE("centre loads over the full domain scale a field", "[interpreter][program]") {
   TestModule module(withDecls(R"(
