@@ -6,8 +6,9 @@ on the same three services of this module:
 * `render_stn` / `render_inputs` print a file and the `.inputs.yaml` fusec-bench calls it with;
 * `problems` checks what the compiler cannot check but the oracle needs for a meaningful
   comparison: every read stays inside the levels of the field it reads (fusec-bench's
-  interpreter reports out-of-range reads as errors), and program-local `var` buffers are read
-  only where the program wrote them in the same run (their other contents are undefined);
+  interpreter reports out-of-range reads as errors), program-local `var` buffers are read
+  only where the program wrote them in the same run (their other contents are undefined),
+  and applications on point lists (`@ list`) keep fusec's rules for them (`list_problems`);
 * `features` lists the language constructs a program exercises (`--coverage`).
 
 Horizontal domain bounds are zone markers (`start(NUDGING, Cell)`, ...) passed as scalar
@@ -931,10 +932,6 @@ def apply_problems(file: File, analysis: ReachAnalysis, prog: Program, stmt: App
         if f is None or f.role != "data" or f.ty.loc != oty.loc or f.ty.elem != oty.elem \
                 or (f.ty.vert != oty.vert and (f.ty.vert, oty.vert) != ("KHalf", "K")):
             out.append(f"target {t} does not fit output {oty.text()}")
-        elif listed and f.ty.vert != "K":
-            # fusec's frontend lets it through and then fails to verify its own IR (an
-            # internal error): see docs/fuzzing.md
-            out.append(f"target {t} of a point list has no full levels")
         elif kr and (klo < 0 or khi > min(levels(f.ty.vert, nlev), levels(s.vert, nlev))):
             out.append(f"target {t} written at levels [{klo}, {khi})")
     if len(set(stmt.targets)) != len(stmt.targets):
