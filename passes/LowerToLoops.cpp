@@ -24,7 +24,7 @@ bool hasLevels(Value field) {
 
 /// Fails at the first use of the current level in a kernel without levels.
 LogicalResult checkLevelsExist(KernelOp kernel) {
-  if (kernel.getKlb() || kernel.getPoints())
+  if (kernel.getKlb())
     return success();
   WalkResult result = kernel.getBody().walk([&](Operation *op) {
     Value field;
