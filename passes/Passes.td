@@ -264,6 +264,12 @@ def LowerToLoops : Pass<"stn-lower-to-loops", "::mlir::ModuleOp"> {
       marked `stn.simd` so the innermost loop runs over unit-stride points
       and vectorises.
 
+    A kernel on a point list (`on Cell at %list`) becomes one loop over a work
+    item's entries (block arguments `e_begin`, `e_end`), each giving its point
+    and level through `stn.list_point`; on `cpp` that loop is `stn.simd` too
+    (the entries are distinct points, so iterations are independent; the
+    loads become gathers).
+
     Before:
     ```mlir
     stn.kernel "scale" on Edge[%lo : %hi] K[%c0 : %n] {

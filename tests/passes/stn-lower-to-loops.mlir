@@ -84,8 +84,8 @@ stn.program @shapes(%area: !stn.field<Cell x f64> {stn.name = "area"},
 // -----
 
 // A kernel over a point list loops over a work item's entries on every
-// target, each entry giving its point and level; no simd loop (entries
-// scatter).
+// target, each entry giving its point and level; on cpp the entry loop is a
+// simd loop (entries are distinct points), on cuda a thread's loop.
 // CPP-LABEL: kernel "list" on Cell at %arg0
 // CPP-SAME: loop_form}
 // CPP-NEXT: ^bb0(%[[EB:e_begin]]: index, %[[EE:e_end]]: index):
@@ -94,8 +94,7 @@ stn.program @shapes(%area: !stn.field<Cell x f64> {stn.name = "area"},
 // CPP-NEXT: %[[P:.*]], %[[K:.*]] = stn.list_point %arg0[%[[E]]] : !stn.points<Cell> -> !stn.point<Cell>
 // CPP-NEXT: %[[V:.*]] = stn.load %arg1[%[[P]], %[[K]] - 1] : !stn.field<Cell x K x f64>
 // CPP-NEXT: stn.write %[[V]] to %arg2 at %[[P]] : !stn.point<Cell> level %[[K]] : f64, <Cell x K x f64>
-// CPP-NEXT: }
-// CPP-NOT: stn.simd
+// CPP-NEXT: } {stn.simd}
 // CUDA-LABEL: kernel "list" on Cell at %arg0
 // CUDA: stn.list_point
 // CUDA-NOT: stn.simd

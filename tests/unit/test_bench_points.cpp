@@ -12,6 +12,7 @@
 #include <cmath>
 #include <cstring>
 #include <filesystem>
+#include <set>
 
 using namespace fusec;
 using namespace fusec::bench;
@@ -50,18 +51,21 @@ ProgramSignature steepProgram() {
 }
 
 Result<GeneratedArguments> tryGenerate(const InputsFile &file, InputMode mode = InputMode::Random,
-                                       uint64_t seed = 1) {
+                                       uint64_t seed = 1, int64_t nproma = 0) {
   InputSource source;
   source.mode = mode;
   source.seed = seed;
+  source.nproma = nproma;
   InputGenerator generator(globalGrid(), kLevels, source, file);
   return generator.generate(steepProgram());
 }
 
-/// The list generated for `list` with `generator`, for `mode`.
-PointList listFor(const std::string &generator, const std::string &fields = "", uint64_t seed = 1) {
+/// The list generated for `list` with `generator`, in the order of the layout
+/// with `nproma` (0: flat).
+PointList listFor(const std::string &generator, const std::string &fields = "", uint64_t seed = 1,
+                  int64_t nproma = 0) {
   InputsFile file = readInputs(fields + "points:\n  list: " + generator + "\n");
-  Result<GeneratedArguments> arguments = tryGenerate(file, InputMode::Random, seed);
+  Result<GeneratedArguments> arguments = tryGenerate(file, InputMode::Random, seed, nproma);
   INFO(arguments.error());
   REQUIRE(arguments);
   return arguments->values[0].points;
@@ -161,6 +165,27 @@ TEST_CASE("all and nonzero list their entries by level, then point", "[bench][po
     atNonzero &= list.points[i] >= 10 && list.points[i] < 30 && list.levels[i] >= 2 &&
                  coef.get(size_t(list.points[i]) + size_t(list.levels[i]) * size_t(cells)) != 0.0;
   CHECK(atNonzero);
+}
+
+TEST_CASE("in the blocked layout, lists come in ICON's order: blocks, levels, points",
+          "[bench][points]") {
+  // nproma 4: cells 2, 3 in block 0, cells 4 .. 7 in block 1, cell 8 in block 2.
+  PointList all = listFor("all(2, 9, 1, 3)", "", 1, 4);
+  CHECK(all.points == std::vector<int32_t>{2, 3, 2, 3, 4, 5, 6, 7, 4, 5, 6, 7, 8, 8});
+  CHECK(all.levels == std::vector<int32_t>{1, 1, 2, 2, 1, 1, 1, 1, 2, 2, 2, 2, 1, 2});
+  // The same entries as in the flat layout's order.
+  PointList flat = listFor("all(2, 9, 1, 3)");
+  std::set<std::pair<int32_t, int32_t>> blockedSet, flatSet;
+  for (size_t i = 0; i < all.size(); ++i)
+    blockedSet.insert({all.points[i], all.levels[i]});
+  for (size_t i = 0; i < flat.size(); ++i)
+    flatSet.insert({flat.points[i], flat.levels[i]});
+  CHECK(blockedSet == flatSet);
+  CHECK(blockedSet.size() == all.size());
+  // A fraction takes the same share in either order.
+  int32_t cells = globalGrid().num_cells();
+  CHECK(listFor("fraction(0.25, 0, end(END, Cell))", "", 1, 16).size() ==
+        size_t(std::llround(0.25 * cells * kLevels)));
 }
 
 TEST_CASE("fraction picks that share of the entries, seeded by the list's name",

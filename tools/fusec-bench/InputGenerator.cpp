@@ -587,18 +587,25 @@ Status InputGenerator::generatePoints(const PointsGenerator &generator,
   uint64_t candidates = uint64_t(hi - lo) * uint64_t(khi - klo);
   uint64_t wanted = uint64_t(std::llround(share * double(candidates)));
   list = PointList();
-  for (int32_t k = klo; k < khi; ++k)
-    for (int32_t h = lo; h < hi; ++h, --candidates) {
-      bool taken = generator.kind == PointsGenerator::Kind::All ||
-                   (field && field->get(size_t(h) + size_t(k) * size_t(points)) != 0.0) ||
-                   (fraction && rng.below(candidates) < wanted);
-      if (!taken)
-        continue;
-      if (fraction)
-        --wanted;
-      list.points.push_back(h);
-      list.levels.push_back(k);
-    }
+  // ICON builds its lists in its loops' order, blocks → levels → the block's
+  // points, which is the layout's memory order: the list kernel then streams.
+  int64_t block = source.nproma > 0 ? source.nproma : std::max<int64_t>(hi, 1);
+  for (int64_t blockBegin = lo - lo % block; blockBegin < hi; blockBegin += block) {
+    int32_t begin = int32_t(std::max<int64_t>(blockBegin, lo));
+    int32_t end = int32_t(std::min<int64_t>(blockBegin + block, hi));
+    for (int32_t k = klo; k < khi; ++k)
+      for (int32_t h = begin; h < end; ++h, --candidates) {
+        bool taken = generator.kind == PointsGenerator::Kind::All ||
+                     (field && field->get(size_t(h) + size_t(k) * size_t(points)) != 0.0) ||
+                     (fraction && rng.below(candidates) < wanted);
+        if (!taken)
+          continue;
+        if (fraction)
+          --wanted;
+        list.points.push_back(h);
+        list.levels.push_back(k);
+      }
+  }
   return Status::success();
 }
 

@@ -11,7 +11,8 @@
 //                     DiffusionCoefficients has one; otherwise uniform in
 //                     [-1, 1) (booleans: a random mask)
 //   point lists       fraction(0.1, 0, number of points): a tenth of all
-//                     (point, level) pairs
+//                     (point, level) pairs, in ICON's order (memory order of
+//                     the layout: blocks, levels, points of a block)
 //
 // Point lists are made after fields and scalars: nonzero(FIELD, ...) lists
 // where the program's argument FIELD (as generated or loaded) is nonzero.
@@ -46,6 +47,10 @@ struct InputSource {
   /// Parameters found here are loaded: <dir>/<program>/inputs/<name>.npy (what
   /// --save-outputs writes), else <dir>/<name>.npy.
   std::optional<std::string> directory;
+  /// Generated point lists come in ICON's order for this layout: blocks of
+  /// nproma points, levels, the points of a block (0: the flat layout, one
+  /// block). Loaded lists keep their order.
+  int64_t nproma = 0;
 };
 
 /// The arguments of one call, and where each came from.

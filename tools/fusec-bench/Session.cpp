@@ -223,6 +223,7 @@ bool BenchSession::makeGrid() {
 
 bool BenchSession::makeInputSource() {
   inputSource.seed = options.seed;
+  inputSource.nproma = options.nproma;
   if (options.inputs == "random") {
     inputSource.mode = InputMode::Random;
   } else if (options.inputs == "realistic") {
