@@ -246,7 +246,7 @@ static SmallVector<Value> capturedValues(Region &region) {
 }
 
 /// `index in [range)` for the part of a merged application that had `range`.
-static Value inRangeTest(OpBuilder &builder, Location loc, Value index, Value lb, Value ub) {
+Value inRangeTest(OpBuilder &builder, Location loc, Value index, Value lb, Value ub) {
   Value lower = builder.create<arith::CmpIOp>(loc, arith::CmpIPredicate::sge, index, lb);
   Value upper = builder.create<arith::CmpIOp>(loc, arith::CmpIPredicate::slt, index, ub);
   return builder.create<arith::AndIOp>(loc, lower, upper);

@@ -55,6 +55,10 @@ bool readsAwayFromCentre(stn::ApplyOp apply, mlir::Value field);
 /// Fields (block arguments or allocations) that `op` and its regions read.
 llvm::SmallVector<mlir::Value> fieldsReadBy(mlir::Operation *op);
 
+/// `lb <= index < ub` (i32 values), built at the builder's insertion point.
+mlir::Value inRangeTest(mlir::OpBuilder &builder, mlir::Location loc, mlir::Value index,
+                        mlir::Value lb, mlir::Value ub);
+
 /// True when `op` writes `field` (store, kernel write, exchange).
 bool writesField(mlir::Operation *op, mlir::Value field);
 

@@ -207,6 +207,77 @@ def RemoveRedundantArrays : Pass<"stn-remove-redundant-arrays", "::mlir::ModuleO
   }];
 }
 
+def FuseAcrossLists : Pass<"stn-fuse-across-lists", "::mlir::ModuleOp"> {
+  let summary = "Fuses a box producer and its consumer across a point-list update of the buffer between them";
+  let description = [{
+    ICON's theta diffusion computes `z_temp` over the cells (stencils 13 and
+    14), corrects it at the steep points, a point list (15), and updates
+    `theta_v` and `exner` from it over the cells (16). The buffer between 14
+    and 16 exists only because of the correction at a few entries, and keeps
+    the two box stencils in separate kernels.
+
+    For a program-local buffer written by a store of A's result over D,
+    updated by an application B on a point list (at each entry's centre, under
+    an optional `scf.if`), and read at the centre by one application C over
+    D whose results are each stored over D right after it, this pass
+
+    - makes C read A's result (map fusion can then put A and C in one kernel),
+    - before C, computes A, B and C at the list's entries that lie in D into
+      side buffers (`<output>_at_<list>`; at entries outside D the outputs'
+      current values, which C leaves as they are),
+    - after C's stores, writes the side buffers into C's outputs at the entries,
+
+    under B's condition, and removes the buffer. Every result is bit for bit
+    the original's (the same operations on the same values). It pays when the
+    list is short against D: ICON's lists of steep points hold a few thousand
+    of millions of cell-levels; a list of every point computes A, B and C
+    twice. Decisions and refusals are remarks (`-Rpass=stn-fuse-across-lists`).
+
+    Before:
+    ```mlir
+    %z = stn.alloc {name = "z_temp"} : <Cell x K x f64>
+    %a = stn.apply on Cell[%lo : %hi] K[%c0 : %n] -> !stn.temp<Cell x K x f64> { ... }
+    stn.store %a to %z on Cell[%lo : %hi] K[%c0 : %n] : ...
+    scf.if %apply_zdiffusion_t {
+      %b = stn.apply on Cell at %steep -> !stn.temp<Cell x K x f64> {
+        ... stn.load %z[%p, k] ...
+      }
+      stn.store %b to %z on Cell at %steep : ...
+    }
+    %c = stn.apply on Cell[%lo : %hi] K[%c0 : %n] -> !stn.temp<Cell x K x f64> {
+      ... stn.load %z[%p, k] ...
+    }
+    stn.store %c to %theta_v on Cell[%lo : %hi] K[%c0 : %n] : ...
+    ```
+    After:
+    ```mlir
+    %side = stn.alloc {name = "theta_v_at_steep"} : <Cell x K x f64>
+    %a = stn.apply on Cell[%lo : %hi] K[%c0 : %n] -> !stn.temp<Cell x K x f64> { ... }
+    scf.if %apply_zdiffusion_t {
+      %e = stn.apply on Cell at %steep -> !stn.temp<Cell x K x f64> {
+        %in = ... index and level in D ...
+        %v = scf.if %in -> (f64) { ... A, B, C at the entry ... }
+             else { %old = stn.load %theta_v[%p, k] ... }
+        stn.yield %v : f64
+      }
+      stn.store %e to %side on Cell at %steep : ...
+    }
+    %c = stn.apply on Cell[%lo : %hi] K[%c0 : %n] -> !stn.temp<Cell x K x f64> {
+      ... stn.load %a[%p, k] ...
+    }
+    stn.store %c to %theta_v on Cell[%lo : %hi] K[%c0 : %n] : ...
+    scf.if %apply_zdiffusion_t {
+      %w = stn.apply on Cell at %steep -> ... { stn.load %side[%p, k] ... }
+      stn.store %w to %theta_v on Cell at %steep : ...
+    }
+    ```
+  }];
+  let statistics = [
+    Statistic<"numFused", "fused", "Producer and consumer pairs fused across a list update">,
+  ];
+  let dependentDialects = ["::mlir::arith::ArithDialect", "::mlir::scf::SCFDialect"];
+}
+
 def KBlocking : Pass<"stn-k-blocking", "::mlir::ModuleOp"> {
   let summary = "Each thread computes a block of consecutive levels";
   let description = [{

@@ -33,6 +33,7 @@ void buildNoneBeforeInference(OpPassManager &pm) { pm.addPass(createSplitWhere()
 
 void buildFuseAll(OpPassManager &pm) {
   pm.addPass(createRemoveRedundantArrays());
+  pm.addPass(createFuseAcrossLists());
   pm.addPass(createMapFusion());
   pm.addPass(createMergeVertical());
   pm.addPass(createRemoveRedundantArrays());
@@ -48,8 +49,8 @@ const NamedPipeline kNamedPipelines[] = {
      "ICON's OpenACC loop structure",
      buildNone, buildNoneBeforeInference},
     {"fuse-all",
-     "redundant-array removal, map fusion with recomputation, vertical merging, branches on "
-     "uniform conditions",
+     "redundant-array removal, fusion across point-list updates, map fusion with "
+     "recomputation, vertical merging, branches on uniform conditions",
      buildFuseAll},
 };
 
@@ -67,7 +68,8 @@ std::string describeValidPipelines() {
   text += "or a comma-separated list of those and of passes:";
   for (llvm::StringRef pass :
        {"stn-map-fusion{recompute=true bytes-weight=8 gather-weight=2}", "stn-merge-vertical",
-        "stn-remove-redundant-arrays", "stn-k-blocking{block=4 stencils=<regex>}",
+        "stn-remove-redundant-arrays", "stn-fuse-across-lists",
+        "stn-k-blocking{block=4 stencils=<regex>}",
         "stn-uniform-if", "stn-split-where (before inference: first in the list)",
         "canonicalize", "cse"})
     text += " " + pass.str();

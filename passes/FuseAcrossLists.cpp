@@ -1,0 +1,357 @@
+//===- FuseAcrossLists.cpp - fuse a producer and consumer across a list update ===//
+//
+// ICON's theta diffusion: z = A over the cells; z += B at the steep points
+// (a point list); out = C(z) over the cells. The buffer z stands between A
+// and C only because B updates it at a few entries. This pass makes C read
+// A's result directly (so map fusion can put A and C in one kernel) and
+// moves the list's work to the entries: before C, an application on the list
+// computes A, B and C at each entry into side buffers; after C's stores,
+// another one writes them into C's outputs at the entries.
+//
+//===----------------------------------------------------------------------===//
+
+#include "passes/DomainUtils.h"
+#include "passes/FusionUtils.h"
+#include "passes/Passes.h"
+#include "passes/Remarks.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/IR/IRMapping.h"
+#include "mlir/Interfaces/SideEffectInterfaces.h"
+
+namespace fusec {
+#define GEN_PASS_DEF_FUSEACROSSLISTS
+#include "passes/Passes.h.inc"
+} // namespace fusec
+
+using namespace mlir;
+using namespace fusec;
+using namespace fusec::stn;
+
+namespace {
+
+constexpr llvm::StringLiteral kPass = "stn-fuse-across-lists";
+
+/// A read of `field` by `apply` at the point and level it computes, directly
+/// in its body (not in a fold or a branch).
+bool isCentreRead(LoadOp load, ApplyOp apply, Value field) {
+  return load.getField() == field && load->getParentOp() == apply.getOperation() &&
+         load.getPoint() == apply.getPoint() && !load.getNbr() && !load.getDynOffset() &&
+         !load.getLevel() && load.getLevelOffset() == 0;
+}
+
+/// Clones `apply`'s body at `point` before the builder's insertion point, its
+/// reads of `buffer` (centre reads) replaced by `value`; returns its yields.
+SmallVector<Value> cloneReplacingReads(OpBuilder &builder, ApplyOp apply, Value point,
+                                       Value buffer, Value value) {
+  IRMapping mapping;
+  mapping.map(apply.getPoint(), point);
+  for (Operation &op : apply.getBody().front().without_terminator()) {
+    if (auto load = dyn_cast<LoadOp>(op); load && load.getField() == buffer) {
+      mapping.map(load.getResult(), value);
+      continue;
+    }
+    builder.clone(op, mapping);
+  }
+  SmallVector<Value> yields;
+  for (Value yielded : apply.getYield().getValues())
+    yields.push_back(mapping.lookupOrDefault(yielded));
+  return yields;
+}
+
+/// Recomputes in `apply` every temporary it reads (and those they read) from
+/// its producer's body, so that it depends on no box application: it runs
+/// under its own condition, where map fusion cannot reach, on few points.
+/// Reads at a data-dependent level offset stay reads.
+void recomputeTemporaries(ApplyOp apply) {
+  while (true) {
+    LoadOp found;
+    apply.walk([&](LoadOp load) {
+      auto producer = load.getField().getDefiningOp<ApplyOp>();
+      if (!found && producer && !producer.getPoints() && !load.getDynOffset() && !load.getLevel())
+        found = load;
+    });
+    if (!found)
+      return;
+    auto producer = found.getField().getDefiningOp<ApplyOp>();
+    OpBuilder builder(found);
+    Value value = inlineProducer(builder, producer, cast<OpResult>(found.getField()).getResultNumber(),
+                                 found.getPoint(), found.getLevelOffset());
+    found.getResult().replaceAllUsesWith(value);
+    found.erase();
+  }
+}
+
+std::string nameOf(Value field, StringRef unnamed) {
+  StringRef name = fieldName(field);
+  return name.empty() ? unnamed.str() : name.str();
+}
+
+/// One candidate: `store A to buf on D; [if (c)] { buf = B(buf) at L }; C(buf)
+/// on D` with C's results stored over D.
+struct ListUpdate {
+  ApplyOp producer;      // A
+  unsigned producerResult = 0;
+  StoreOp producerStore; // S1: A into the buffer over D
+  ApplyOp update;        // B, on the list
+  StoreOp updateStore;   // B into the buffer at the list's entries
+  Operation *updateOp;   // the scf.if around B, or B's store
+  scf::IfOp condition;   // null when B runs unconditionally
+  ApplyOp consumer;      // C
+  SmallVector<StoreOp> consumerStores; // one per result of C, in result order
+  Value buffer;
+};
+
+class Fuser {
+public:
+  explicit Fuser(ProgramOp program) : program(program) {}
+
+  unsigned run() {
+    SmallVector<StoreOp> listStores;
+    program.walk([&](StoreOp store) {
+      if (store.getPoints())
+        listStores.push_back(store);
+    });
+    unsigned fused = 0;
+    for (StoreOp store : listStores) {
+      ListUpdate update;
+      std::optional<std::string> why = match(store, update);
+      if (!why)
+        continue;
+      if (!why->empty()) {
+        if (auto diag = remark(kPass, store))
+          *diag << "not fused across the update of '" << nameOf(store.getField(), "buffer")
+                << "' on its point list: " << *why;
+        continue;
+      }
+      rewrite(update);
+      ++fused;
+    }
+    return fused;
+  }
+
+private:
+  /// Nothing when `store` is not a list update of a program-local buffer;
+  /// else why it cannot be fused across, or "" when `update` is filled.
+  std::optional<std::string> match(StoreOp store, ListUpdate &update) {
+    auto alloc = store.getField().getDefiningOp<AllocOp>();
+    auto apply = store.getValue().getDefiningOp<ApplyOp>();
+    if (!alloc || !apply || apply.getPoints() != store.getPoints() ||
+        apply.getNumResults() != 1 || !apply->hasOneUse())
+      return std::nullopt;
+    update.buffer = alloc.getResult();
+    update.update = apply;
+    update.updateStore = store;
+    Block *block = store->getBlock();
+    if (auto branch = dyn_cast<scf::IfOp>(store->getParentOp());
+        branch && branch.getElseRegion().empty() && branch.getNumResults() == 0 &&
+        branch.thenBlock()->getOperations().size() == 3 && apply->getBlock() == block) {
+      update.condition = branch;
+      update.updateOp = branch;
+    } else if (apply->getBlock() == block) {
+      update.updateOp = store;
+    } else {
+      return std::nullopt;
+    }
+
+    // The buffer's uses: the producer's store, this update, the consumer's reads.
+    for (OpOperand &use : update.buffer.getUses()) {
+      Operation *user = use.getOwner();
+      if (user == store.getOperation())
+        continue;
+      if (auto other = dyn_cast<StoreOp>(user)) {
+        if (update.producerStore || other.getPoints())
+          return "the buffer is written elsewhere too";
+        update.producerStore = other;
+        continue;
+      }
+      auto load = dyn_cast<LoadOp>(user);
+      auto reader = load ? load->getParentOfType<ApplyOp>() : ApplyOp();
+      if (!reader)
+        return "the buffer is used by something other than applications";
+      if (reader == apply) {
+        if (!isCentreRead(load, apply, update.buffer))
+          return "the update reads the buffer away from its entry";
+        continue;
+      }
+      if (update.consumer && update.consumer != reader)
+        return "more than one application reads the buffer";
+      update.consumer = reader;
+      if (!isCentreRead(load, reader, update.buffer))
+        return "its reader " + describeApply(reader) + " reads it away from the centre";
+    }
+    if (!update.producerStore || !update.consumer)
+      return "no box writes the buffer before, or no application reads it after";
+    StoreOp first = update.producerStore;
+    ApplyOp consumer = update.consumer;
+    Operation *updateOp = update.updateOp;
+    if (first->getBlock() != updateOp->getBlock() || consumer->getBlock() != updateOp->getBlock() ||
+        !first->isBeforeInBlock(updateOp) || !updateOp->isBeforeInBlock(consumer))
+      return "the box store, the update and the reader are not in this order in one block";
+    update.producer = first.getValue().getDefiningOp<ApplyOp>();
+    if (!update.producer || update.producer.getPoints() ||
+        !first.getValue().hasOneUse())
+      return "what the box store writes is not an application's result used only there";
+    update.producerResult = cast<OpResult>(first.getValue()).getResultNumber();
+    if (consumer.getPoints() || !sameDomain(getDomain(first), getDomain(consumer)))
+      return describeApply(consumer) + " does not run over the domain the buffer was written on";
+
+    // Each result of the consumer goes into one field over its domain, by
+    // stores right after it.
+    update.consumerStores.assign(consumer.getNumResults(), StoreOp());
+    Operation *last = consumer;
+    for (OpResult result : consumer.getResults()) {
+      if (!result.hasOneUse())
+        return describeApply(consumer) + "'s results are not each stored once";
+      auto out = dyn_cast<StoreOp>(*result.getUsers().begin());
+      if (!out || out->getBlock() != consumer->getBlock() ||
+          !sameDomain(getDomain(out), getDomain(consumer)) || out.getField() == update.buffer)
+        return describeApply(consumer) + "'s results are not each stored over its domain";
+      update.consumerStores[result.getResultNumber()] = out;
+      if (last->isBeforeInBlock(out))
+        last = out;
+    }
+    for (Operation *op = consumer->getNextNode(); op != last; op = op->getNextNode())
+      if (!isa<StoreOp>(op) && !isMemoryEffectFree(op))
+        return "something runs between " + describeApply(consumer) + " and its stores";
+
+    // The update and the producer's reads move to just before the consumer.
+    if (std::string why = interferenceBetween(updateOp, consumer, apply); !why.empty())
+      return "the update cannot move to " + describeApply(consumer) + ": " + why;
+    if (update.producer->getBlock() == consumer->getBlock())
+      if (std::string why = interferenceBetween(update.producer, consumer, update.producer);
+          !why.empty())
+        return describeApply(update.producer) + " cannot be recomputed at the entries: " + why;
+    return "";
+  }
+
+  void rewrite(ListUpdate &update) {
+    ApplyOp producer = update.producer, apply = update.update, consumer = update.consumer;
+    Value list = apply.getPoints();
+    Location loc = consumer.getLoc();
+    OpBuilder builder(consumer);
+    SmallVector<Type> types(consumer.getResultTypes());
+    std::string listName = nameOf(list, "list");
+
+    // Side buffers for the consumer's results at the entries.
+    SmallVector<Value> sides;
+    {
+      OpBuilder top(&program.getBody().front(), program.getBody().front().begin());
+      for (StoreOp store : update.consumerStores)
+        sides.push_back(top.create<AllocOp>(
+            program.getLoc(), store.getField().getType(),
+            top.getStringAttr(nameOf(store.getField(), "output") + "_at_" + listName)));
+    }
+
+    auto underCondition = [&](OpBuilder &at) -> OpBuilder {
+      if (!update.condition)
+        return at;
+      auto branch = at.create<scf::IfOp>(loc, TypeRange(), update.condition.getCondition(),
+                                         /*withElseRegion=*/false);
+      return branch.getThenBodyBuilder();
+    };
+    auto listApply = [&](OpBuilder &at, StringRef name) {
+      auto made = at.create<ApplyOp>(loc, types, consumer.getLocation(), Value(), Value(), Value(),
+                                     Value());
+      made.setPointList(list);
+      made.setNameAttr(at.getStringAttr(name));
+      return made;
+    };
+
+    // Before the consumer: A, B and C at each entry inside C's domain; the
+    // outputs' current values elsewhere (C leaves them as they are).
+    OpBuilder before = underCondition(builder);
+    ApplyOp entries = listApply(before, (consumer.getName().value_or("apply") + "_at_" + listName).str());
+    {
+      Block &body = entries.getBody().front();
+      OpBuilder inside = OpBuilder::atBlockEnd(&body);
+      Value point = entries.getPoint();
+      Value inDomain;
+      auto conjoin = [&](Value test) {
+        inDomain = inDomain ? inside.create<arith::AndIOp>(loc, inDomain, test) : test;
+      };
+      if (consumer.getHlb())
+        conjoin(inRangeTest(inside, loc, inside.create<IndexOp>(loc, point), consumer.getHlb(),
+                            consumer.getHub()));
+      if (consumer.getKlb())
+        conjoin(inRangeTest(inside, loc, inside.create<LevelOp>(loc, 0), consumer.getKlb(),
+                            consumer.getKub()));
+      SmallVector<Type> elements;
+      for (Type type : types)
+        elements.push_back(FieldShape::of(type).elementType);
+      auto guard = inside.create<scf::IfOp>(loc, elements, inDomain, /*withElseRegion=*/true);
+      OpBuilder thenBuilder = guard.getThenBodyBuilder();
+      Value a = inlineProducer(thenBuilder, producer, update.producerResult, point, 0);
+      Value b = cloneReplacingReads(thenBuilder, apply, point, update.buffer, a).front();
+      thenBuilder.create<scf::YieldOp>(
+          loc, cloneReplacingReads(thenBuilder, consumer, point, update.buffer, b));
+      OpBuilder elseBuilder = guard.getElseBodyBuilder();
+      SmallVector<Value> current;
+      for (auto [store, element] : llvm::zip_equal(update.consumerStores, elements))
+        current.push_back(elseBuilder.create<LoadOp>(loc, element, store.getField(), point,
+                                                     Value(), Value(), Value(), 0));
+      elseBuilder.create<scf::YieldOp>(loc, current);
+      inside.create<YieldOp>(loc, guard.getResults());
+      recomputeTemporaries(entries);
+    }
+    for (auto [result, side] : llvm::zip_equal(entries.getResults(), sides))
+      before.create<StoreOp>(loc, result, side, Value(), Value(), Value(), Value(), list);
+
+    // The consumer reads the producer's result instead of the buffer.
+    SmallVector<LoadOp> reads;
+    consumer.walk([&](LoadOp load) {
+      if (load.getField() == update.buffer)
+        reads.push_back(load);
+    });
+    Value produced = producer.getResult(update.producerResult);
+    for (LoadOp load : reads)
+      load.getFieldMutable().assign(produced);
+
+    // After the consumer's stores: the entries' values into its outputs.
+    Operation *last = consumer;
+    for (StoreOp store : update.consumerStores)
+      if (last->isBeforeInBlock(store))
+        last = store;
+    builder.setInsertionPointAfter(last);
+    OpBuilder after = underCondition(builder);
+    ApplyOp results = listApply(after, (consumer.getName().value_or("apply") + "_results_at_" + listName).str());
+    {
+      OpBuilder inside = OpBuilder::atBlockEnd(&results.getBody().front());
+      SmallVector<Value> values;
+      for (auto [side, type] : llvm::zip_equal(sides, types))
+        values.push_back(inside.create<LoadOp>(loc, FieldShape::of(type).elementType, side,
+                                               results.getPoint(), Value(), Value(), Value(), 0));
+      inside.create<YieldOp>(loc, values);
+    }
+    for (auto [result, store] : llvm::zip_equal(results.getResults(), update.consumerStores))
+      after.create<StoreOp>(loc, result, store.getField(), Value(), Value(), Value(), Value(), list);
+
+    if (auto diag = remark(kPass, consumer))
+      *diag << "fused " << describeApply(producer) << " and " << describeApply(consumer)
+            << " across the update of '" << nameOf(update.buffer, "buffer") << "' on '" << listName
+            << "': " << describeApply(apply) << " and both run at its entries before, and their "
+            << "results are written there after";
+
+    Operation *alloc = update.buffer.getDefiningOp();
+    if (update.condition) {
+      update.condition.erase();
+    } else {
+      update.updateStore.erase();
+      apply.erase();
+    }
+    update.producerStore.erase();
+    if (alloc->use_empty())
+      alloc->erase();
+  }
+
+  ProgramOp program;
+};
+
+struct FuseAcrossListsPass : public fusec::impl::FuseAcrossListsBase<FuseAcrossListsPass> {
+  void runOnOperation() override {
+    getOperation().walk([&](ProgramOp program) { numFused += Fuser(program).run(); });
+  }
+};
+
+} // namespace

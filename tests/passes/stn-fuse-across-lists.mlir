@@ -1,0 +1,207 @@
+// RUN: %fusec-opt %s -split-input-file -stn-fuse-across-lists -Rpass=stn-fuse-across-lists -mlir-print-op-on-diagnostic=false -verify-diagnostics | FileCheck %s
+
+// ICON's theta diffusion: z_temp over the cells (a, reading a temporary t
+// through a neighbour table), corrected at the steep points under a switch
+// (b), read at the centre by c, which writes theta in place. c reads a's
+// result; before c, one application on the list computes t, a, b and c at
+// each entry inside c's domain (theta's current value outside it) into a side
+// buffer; after c's store, another writes it into theta at the entries.
+// CHECK-LABEL: stn.program @theta
+// CHECK: %[[SIDE:.*]] = alloc {name = "theta_at_steep"} : <Cell x K x f64>
+// CHECK-NOT: z_temp
+// CHECK: %[[T:.*]] = apply on Edge
+// CHECK: %[[A:.*]] = apply on Cell[%lo : %hi] K[%k0 : %k1]
+// CHECK: scf.if %on {
+// CHECK-NEXT: %[[E:.*]] = stn.apply on Cell at %steep -> !stn.temp<Cell x K x f64> {
+// CHECK: %[[I:.*]] = stn.index
+// CHECK: arith.cmpi sge, %[[I]], %lo
+// CHECK: arith.cmpi slt, %[[I]], %hi
+// CHECK: %[[L:.*]] = stn.level
+// CHECK: arith.cmpi sge, %[[L]], %k0
+// CHECK: arith.cmpi slt, %[[L]], %k1
+// CHECK: %[[V:.*]] = scf.if %{{.*}} -> (f64) {
+// CHECK-NOT: stn.load %[[T]]
+// CHECK: stn.reduce sum over @C2E
+// CHECK: stn.load %x[%{{.*}}, k]
+// CHECK: stn.load %theta[%{{.*}}, k + 1]
+// CHECK: stn.load %theta[%{{.*}}, k]
+// CHECK: arith.mulf
+// CHECK: scf.yield
+// CHECK: } else {
+// CHECK-NEXT: %[[OLD:.*]] = stn.load %theta[%{{.*}}, k]
+// CHECK-NEXT: scf.yield %[[OLD]] : f64
+// CHECK: stn.yield %[[V]] : f64
+// CHECK: } attributes {name = "c_at_steep"}
+// CHECK-NEXT: stn.store %[[E]] to %[[SIDE]] on Cell at %steep
+// CHECK: %[[C:.*]] = apply on Cell[%lo : %hi] K[%k0 : %k1]
+// CHECK: stn.load %[[A]][%{{.*}}, k] : !stn.temp<Cell x K x f64>
+// CHECK: store %[[C]] to %theta on Cell[%lo : %hi] K[%k0 : %k1]
+// CHECK-NEXT: scf.if %on {
+// CHECK-NEXT: %[[W:.*]] = stn.apply on Cell at %steep -> !stn.temp<Cell x K x f64> {
+// CHECK: stn.load %[[SIDE]][%{{.*}}, k] : !stn.field<Cell x K x f64>
+// CHECK: } attributes {name = "c_results_at_steep"}
+// CHECK-NEXT: stn.store %[[W]] to %theta on Cell at %steep
+stn.connectivity @C2E : Cell -> Edge [3]
+stn.program @theta(%steep: !stn.points<Cell> {stn.name = "steep"},
+    %x: !stn.field<Edge x K x f64> {stn.name = "x"},
+    %theta: !stn.field<Cell x K x f64> {stn.intent = 2 : i32, stn.name = "theta"},
+    %on: i1 {stn.name = "on"}, %lo: i32 {stn.name = "lo"}, %hi: i32 {stn.name = "hi"},
+    %elo: i32, %ehi: i32, %k0: i32 {stn.name = "k0"}, %k1: i32 {stn.name = "k1"}) {
+  %z = stn.alloc {name = "z_temp"} : !stn.field<Cell x K x f64>
+  %t = stn.apply on Edge[%elo : %ehi] K[%k0 : %k1] -> !stn.temp<Edge x K x f64> {
+  ^bb0(%p: !stn.point<Edge>):
+    %v = stn.load %x[%p, k] : !stn.field<Edge x K x f64>
+    stn.yield %v : f64
+  } attributes {name = "t"}
+  %a = stn.apply on Cell[%lo : %hi] K[%k0 : %k1] -> !stn.temp<Cell x K x f64> {
+  ^bb0(%p: !stn.point<Cell>):
+    %s = stn.reduce sum over @C2E at %p : !stn.point<Cell> -> f64 {
+    ^bb0(%j: index, %e: !stn.point<Edge>):
+      %v = stn.load %t[%e, k] : !stn.temp<Edge x K x f64>
+      stn.yield %v : f64
+    }
+    stn.yield %s : f64
+  } attributes {name = "a"}
+  stn.store %a to %z on Cell[%lo : %hi] K[%k0 : %k1] : !stn.temp<Cell x K x f64> to !stn.field<Cell x K x f64>
+  scf.if %on {
+    %b = stn.apply on Cell at %steep -> !stn.temp<Cell x K x f64> {
+    ^bb0(%p: !stn.point<Cell>):
+      %zv = stn.load %z[%p, k] : !stn.field<Cell x K x f64>
+      %up = stn.load %theta[%p, k + 1] : !stn.field<Cell x K x f64>
+      %s = arith.addf %zv, %up : f64
+      stn.yield %s : f64
+    } attributes {name = "b"}
+    stn.store %b to %z on Cell at %steep : !stn.temp<Cell x K x f64> to !stn.field<Cell x K x f64>
+  }
+  // expected-remark @+1 {{fused 'a' and 'c' across the update of 'z_temp' on 'steep': 'b' and both run at its entries before, and their results are written there after}}
+  %c = stn.apply on Cell[%lo : %hi] K[%k0 : %k1] -> !stn.temp<Cell x K x f64> {
+  ^bb0(%p: !stn.point<Cell>):
+    %zv = stn.load %z[%p, k] : !stn.field<Cell x K x f64>
+    %th = stn.load %theta[%p, k] : !stn.field<Cell x K x f64>
+    %s = arith.mulf %zv, %th : f64
+    stn.yield %s : f64
+  } attributes {name = "c"}
+  stn.store %c to %theta on Cell[%lo : %hi] K[%k0 : %k1] : !stn.temp<Cell x K x f64> to !stn.field<Cell x K x f64>
+  stn.return
+}
+
+// -----
+
+// Without a condition the two list applications run unconditionally; a
+// consumer with two results gets a side buffer for each.
+// CHECK-LABEL: stn.program @two_outputs
+// CHECK-DAG: alloc {name = "u_at_list"}
+// CHECK-DAG: alloc {name = "v_at_list"}
+// CHECK-NOT: scf.if %{{[a-z0-9_]+}} {
+// CHECK: apply on Cell at %list -> !stn.temp<Cell x K x f64>, !stn.temp<Cell x K x f64>
+// CHECK: } attributes {name = "c_at_list"}
+// CHECK: store %{{.*}}#0 to %u on Cell[
+// CHECK: store %{{.*}}#1 to %v on Cell[
+// CHECK: apply on Cell at %list
+// CHECK: } attributes {name = "c_results_at_list"}
+// CHECK-NEXT: store %{{.*}}#0 to %u on Cell at %list
+// CHECK-NEXT: store %{{.*}}#1 to %v on Cell at %list
+stn.program @two_outputs(%l: !stn.points<Cell> {stn.name = "list"},
+    %x: !stn.field<Cell x K x f64>,
+    %u: !stn.field<Cell x K x f64> {stn.intent = 1 : i32, stn.name = "u"},
+    %v: !stn.field<Cell x K x f64> {stn.intent = 1 : i32, stn.name = "v"},
+    %lo: i32, %hi: i32, %k0: i32, %k1: i32) {
+  %z = stn.alloc {name = "z"} : !stn.field<Cell x K x f64>
+  %a = stn.apply on Cell[%lo : %hi] K[%k0 : %k1] -> !stn.temp<Cell x K x f64> {
+  ^bb0(%p: !stn.point<Cell>):
+    %v0 = stn.load %x[%p, k] : !stn.field<Cell x K x f64>
+    stn.yield %v0 : f64
+  } attributes {name = "a"}
+  stn.store %a to %z on Cell[%lo : %hi] K[%k0 : %k1] : !stn.temp<Cell x K x f64> to !stn.field<Cell x K x f64>
+  %b = stn.apply on Cell at %l -> !stn.temp<Cell x K x f64> {
+  ^bb0(%p: !stn.point<Cell>):
+    %zv = stn.load %z[%p, k] : !stn.field<Cell x K x f64>
+    %s = arith.addf %zv, %zv : f64
+    stn.yield %s : f64
+  } attributes {name = "b"}
+  stn.store %b to %z on Cell at %l : !stn.temp<Cell x K x f64> to !stn.field<Cell x K x f64>
+  // expected-remark @+1 {{fused 'a' and 'c' across the update of 'z' on 'list'}}
+  %c:2 = stn.apply on Cell[%lo : %hi] K[%k0 : %k1] -> !stn.temp<Cell x K x f64>, !stn.temp<Cell x K x f64> {
+  ^bb0(%p: !stn.point<Cell>):
+    %zv = stn.load %z[%p, k] : !stn.field<Cell x K x f64>
+    %n = arith.negf %zv : f64
+    stn.yield %zv, %n : f64, f64
+  } attributes {name = "c"}
+  stn.store %c#0 to %u on Cell[%lo : %hi] K[%k0 : %k1] : !stn.temp<Cell x K x f64> to !stn.field<Cell x K x f64>
+  stn.store %c#1 to %v on Cell[%lo : %hi] K[%k0 : %k1] : !stn.temp<Cell x K x f64> to !stn.field<Cell x K x f64>
+  stn.return
+}
+
+// -----
+
+// The reader reads the buffer at a neighbour: the buffer stays.
+// CHECK-LABEL: stn.program @neighbour_read
+// CHECK: alloc {name = "z"}
+// CHECK-NOT: _at_
+stn.program @neighbour_read(%l: !stn.points<Cell>, %x: !stn.field<Cell x K x f64>,
+    %u: !stn.field<Cell x K x f64> {stn.intent = 1 : i32},
+    %lo: i32, %hi: i32, %k0: i32, %k1: i32) {
+  %z = stn.alloc {name = "z"} : !stn.field<Cell x K x f64>
+  %a = stn.apply on Cell[%lo : %hi] K[%k0 : %k1] -> !stn.temp<Cell x K x f64> {
+  ^bb0(%p: !stn.point<Cell>):
+    %v0 = stn.load %x[%p, k] : !stn.field<Cell x K x f64>
+    stn.yield %v0 : f64
+  } attributes {name = "a"}
+  stn.store %a to %z on Cell[%lo : %hi] K[%k0 : %k1] : !stn.temp<Cell x K x f64> to !stn.field<Cell x K x f64>
+  %b = stn.apply on Cell at %l -> !stn.temp<Cell x K x f64> {
+  ^bb0(%p: !stn.point<Cell>):
+    %zv = stn.load %z[%p, k] : !stn.field<Cell x K x f64>
+    stn.yield %zv : f64
+  } attributes {name = "b"}
+  // expected-remark @+1 {{not fused across the update of 'z' on its point list: its reader 'c' reads it away from the centre}}
+  stn.store %b to %z on Cell at %l : !stn.temp<Cell x K x f64> to !stn.field<Cell x K x f64>
+  %c = stn.apply on Cell[%lo : %hi] K[%k0 : %k1] -> !stn.temp<Cell x K x f64> {
+  ^bb0(%p: !stn.point<Cell>):
+    %zv = stn.load %z[%p, k - 1] : !stn.field<Cell x K x f64>
+    stn.yield %zv : f64
+  } attributes {name = "c"}
+  stn.store %c to %u on Cell[%lo : %hi] K[%k0 : %k1] : !stn.temp<Cell x K x f64> to !stn.field<Cell x K x f64>
+  stn.return
+}
+
+// -----
+
+// The list's update reads a field the box writes in between: it cannot move
+// down to the reader.
+// CHECK-LABEL: stn.program @written_between
+// CHECK: alloc {name = "z"}
+// CHECK-NOT: _at_
+stn.program @written_between(%l: !stn.points<Cell>, %x: !stn.field<Cell x K x f64>,
+    %y: !stn.field<Cell x K x f64> {stn.intent = 2 : i32, stn.name = "y"},
+    %u: !stn.field<Cell x K x f64> {stn.intent = 1 : i32},
+    %lo: i32, %hi: i32, %k0: i32, %k1: i32) {
+  %z = stn.alloc {name = "z"} : !stn.field<Cell x K x f64>
+  %a = stn.apply on Cell[%lo : %hi] K[%k0 : %k1] -> !stn.temp<Cell x K x f64> {
+  ^bb0(%p: !stn.point<Cell>):
+    %v0 = stn.load %x[%p, k] : !stn.field<Cell x K x f64>
+    stn.yield %v0 : f64
+  } attributes {name = "a"}
+  stn.store %a to %z on Cell[%lo : %hi] K[%k0 : %k1] : !stn.temp<Cell x K x f64> to !stn.field<Cell x K x f64>
+  %b = stn.apply on Cell at %l -> !stn.temp<Cell x K x f64> {
+  ^bb0(%p: !stn.point<Cell>):
+    %zv = stn.load %z[%p, k] : !stn.field<Cell x K x f64>
+    %yv = stn.load %y[%p, k] : !stn.field<Cell x K x f64>
+    %s = arith.addf %zv, %yv : f64
+    stn.yield %s : f64
+  } attributes {name = "b"}
+  // expected-remark @+1 {{not fused across the update of 'z' on its point list: the update cannot move to 'c': 'y' it reads is written in between}}
+  stn.store %b to %z on Cell at %l : !stn.temp<Cell x K x f64> to !stn.field<Cell x K x f64>
+  %w = stn.apply on Cell[%lo : %hi] K[%k0 : %k1] -> !stn.temp<Cell x K x f64> {
+  ^bb0(%p: !stn.point<Cell>):
+    %v0 = stn.load %x[%p, k] : !stn.field<Cell x K x f64>
+    stn.yield %v0 : f64
+  } attributes {name = "w"}
+  stn.store %w to %y on Cell[%lo : %hi] K[%k0 : %k1] : !stn.temp<Cell x K x f64> to !stn.field<Cell x K x f64>
+  %c = stn.apply on Cell[%lo : %hi] K[%k0 : %k1] -> !stn.temp<Cell x K x f64> {
+  ^bb0(%p: !stn.point<Cell>):
+    %zv = stn.load %z[%p, k] : !stn.field<Cell x K x f64>
+    stn.yield %zv : f64
+  } attributes {name = "c"}
+  stn.store %c to %u on Cell[%lo : %hi] K[%k0 : %k1] : !stn.temp<Cell x K x f64> to !stn.field<Cell x K x f64>
+  stn.return
+}
