@@ -54,6 +54,24 @@ static int64_t regionWork(Operation *root, Value point, const CostWeights &weigh
   return work;
 }
 
+RecomputationCost recomputationCost(ApplyOp producer, Value result, int64_t centre,
+                                    int64_t neighbour, bool stays, const CostWeights &weights) {
+  // Recomputing costs the producer's work at every read, its own loads
+  // turning into gathers where it is evaluated at a neighbour; keeping it
+  // costs one evaluation, a write and a read of the temporary through DRAM,
+  // and the readers' loads or gathers of it.
+  RecomputationCost cost;
+  cost.work = estimateWork(producer, weights, /*atNeighbour=*/false);
+  int64_t workThere = neighbour > 0 ? estimateWork(producer, weights, /*atNeighbour=*/true) : 0;
+  int64_t bytes = 2 * (getElementType(result.getType()).getIntOrFloatBitWidth() / 8);
+  cost.recompute = centre * cost.work + neighbour * workThere;
+  cost.keep = (stays ? 0 : cost.work) + weights.bytes * bytes + centre * weights.load +
+              neighbour * weights.gather;
+  if (centre + neighbour <= 1 && neighbour == 0)
+    cost.recompute = std::min(cost.recompute, cost.keep);
+  return cost;
+}
+
 int64_t estimateWork(ApplyOp apply, const CostWeights &weights, bool atNeighbour) {
   return regionWork(apply, apply.getPoint(), weights, atNeighbour);
 }

@@ -45,6 +45,19 @@ int64_t estimateWork(stn::ApplyOp apply, const CostWeights &weights, bool atNeig
 /// counted (an upper bound, as the kernel statistics are).
 int64_t estimateWork(stn::KernelOp kernel, const CostWeights &weights);
 
+/// Recomputing a producer at its reads against keeping its result in memory.
+struct RecomputationCost {
+  int64_t work;      // one evaluation at the point it is computed for
+  int64_t recompute; // every evaluation at the reads
+  int64_t keep;      // one evaluation (unless computed anyway), DRAM, the reads
+  /// Map fusion's rule: a single read at the centre is always fused.
+  bool pays() const { return recompute <= keep; }
+};
+/// The cost of `producer`'s result `result` read `centre` times at the
+/// readers' own points and `neighbour` times through neighbour tables per
+/// point of the readers; `stays`: the producer is computed anyway.
+RecomputationCost recomputationCost(stn::ApplyOp producer, mlir::Value result, int64_t centre,
+                                    int64_t neighbour, bool stays, const CostWeights &weights);
 /// Reads at another point than `root`'s own (through neighbour tables) per
 /// point of `root`, an application or a kernel.
 int64_t countGathers(mlir::Operation *root, mlir::Value point);

@@ -10,6 +10,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "passes/CostModel.h"
 #include "passes/DomainUtils.h"
 #include "passes/FusionUtils.h"
 #include "passes/Passes.h"
@@ -81,6 +82,19 @@ void recomputeTemporaries(ApplyOp apply) {
     found.getResult().replaceAllUsesWith(value);
     found.erase();
   }
+}
+
+/// Whether `apply` or an application whose temporary it reads (and so on)
+/// reads `field`.
+bool readsTransitively(ApplyOp apply, Value field) {
+  if (llvm::is_contained(fieldsReadBy(apply), field))
+    return true;
+  bool found = false;
+  apply.walk([&](LoadOp load) {
+    if (auto producer = load.getField().getDefiningOp<ApplyOp>())
+      found = found || readsTransitively(producer, field);
+  });
+  return found;
 }
 
 std::string nameOf(Value field, StringRef unnamed) {
@@ -216,6 +230,9 @@ private:
       if (!isa<StoreOp>(op) && !isMemoryEffectFree(op))
         return "something runs between " + describeApply(consumer) + " and its stores";
 
+    if (std::string why = lostRecomputation(update, update.producer); !why.empty())
+      return why;
+
     // The update and the producer's reads move to just before the consumer.
     if (std::string why = interferenceBetween(updateOp, consumer, apply); !why.empty())
       return "the update cannot move to " + describeApply(consumer) + ": " + why;
@@ -224,6 +241,43 @@ private:
           !why.empty())
         return describeApply(update.producer) + " cannot be recomputed at the entries: " + why;
     return "";
+  }
+
+  /// After the rewrite the consumer's stores share a kernel with the
+  /// producer, so a temporary it reads through a neighbour table (directly,
+  /// or in what it inlines at its own point) that reads a field the consumer
+  /// writes can no longer be recomputed there. Where the target's cost model
+  /// would recompute it, the rewrite only trades the buffer for that
+  /// temporary in memory (on CUDA, ICON's 13 for z_temp): why not, or "".
+  std::string lostRecomputation(const ListUpdate &update, ApplyOp reader) {
+    CostWeights weights = costWeightsFor(targetOf(program));
+    std::string why;
+    reader.walk([&](LoadOp load) {
+      auto producer = load.getField().getDefiningOp<ApplyOp>();
+      if (!why.empty() || !producer || producer.getPoints())
+        return;
+      if (load.getPoint() == reader.getPoint()) {
+        why = lostRecomputation(update, producer);
+        return;
+      }
+      for (StoreOp store : update.consumerStores) {
+        if (!readsTransitively(producer, store.getField()))
+          continue;
+        bool stays = llvm::any_of(load.getField().getUsers(), [&](Operation *user) {
+          return !reader->isAncestor(user);
+        });
+        RecomputationCost cost = recomputationCost(producer, load.getField(), 0,
+                                                   multiplicity(load, reader), stays, weights);
+        if (cost.pays())
+          why = describeApply(producer) + " would be recomputed in " + describeApply(reader) +
+                " through a neighbour table on " + targetOf(program).str() + " (work " +
+                std::to_string(cost.recompute) + " against " + std::to_string(cost.keep) +
+                ") and could not be next to " + describeApply(update.consumer) +
+                ", which writes '" + nameOf(store.getField(), "a field") + "' it reads";
+        return;
+      }
+    });
+    return why;
   }
 
   void rewrite(ListUpdate &update) {

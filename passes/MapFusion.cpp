@@ -141,24 +141,15 @@ private:
         explain(producer, sites.refusal);
       return false;
     }
-    // Cost model (CostModel.h): recomputing costs the producer's work at every
-    // read, its own loads turning into gathers where it is evaluated at a
-    // neighbour; keeping it costs one evaluation, a write and a read of the
-    // temporary through DRAM, and the consumers' loads or gathers of it. A
-    // single read at the centre is always fused: nothing is evaluated twice.
-    int64_t work = estimateWork(producer, weights, /*atNeighbour=*/false);
-    int64_t workThere = sites.neighbourEvaluations > 0
-                            ? estimateWork(producer, weights, /*atNeighbour=*/true)
-                            : 0;
+    // Cost model (CostModel.h). A single read at the centre is always fused:
+    // nothing is evaluated twice.
     int64_t reads = sites.centreEvaluations + sites.neighbourEvaluations;
     bool throughNeighbours = sites.neighbourEvaluations > 0;
-    bool producerStays = sites.stored || !sites.allInlinable;
-    int64_t bytes = 2 * (getElementType(result.getType()).getIntOrFloatBitWidth() / 8);
-    int64_t recomputeCost = sites.centreEvaluations * work + sites.neighbourEvaluations * workThere;
-    int64_t keepCost = (producerStays ? 0 : work) + weights.bytes * bytes +
-                       sites.centreEvaluations * weights.load +
-                       sites.neighbourEvaluations * weights.gather;
-    if ((reads > 1 || throughNeighbours) && recomputeCost > keepCost) {
+    RecomputationCost cost = recomputationCost(
+        producer, result, sites.centreEvaluations, sites.neighbourEvaluations,
+        /*stays=*/sites.stored || !sites.allInlinable, weights);
+    int64_t work = cost.work, recomputeCost = cost.recompute, keepCost = cost.keep;
+    if (!cost.pays()) {
       explain(producer, llvm::formatv("not fused: {0} read {1} times{2}, recomputation would "
                                       "cost {3} work units against {4} to keep it in memory "
                                       "({5:f1}x the producer's work; {6} weights: gather {7}, "

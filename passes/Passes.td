@@ -233,6 +233,12 @@ def FuseAcrossLists : Pass<"stn-fuse-across-lists", "::mlir::ModuleOp"> {
     of millions of cell-levels; a list of every point computes A, B and C
     twice. Decisions and refusals are remarks (`-Rpass=stn-fuse-across-lists`).
 
+    The pass refuses where it would only trade one buffer for another: when A
+    reads, through a neighbour table, a temporary that reads a field C writes
+    (in place, as ICON's 16 writes theta_v that 13 reads), map fusion could no
+    longer recompute that temporary next to C, so where the target's cost
+    model would recompute it (on CUDA, ICON's 13 into 14) the buffer stays.
+
     Before:
     ```mlir
     %z = stn.alloc {name = "z_temp"} : <Cell x K x f64>

@@ -205,3 +205,60 @@ stn.program @written_between(%l: !stn.points<Cell>, %x: !stn.field<Cell x K x f6
   stn.store %c to %u on Cell[%lo : %hi] K[%k0 : %k1] : !stn.temp<Cell x K x f64> to !stn.field<Cell x K x f64>
   stn.return
 }
+
+// -----
+
+// In place, as in ICON's step: t reads theta, which c writes. On cuda the
+// cost model recomputes t in a through the neighbour table, which next to c
+// it could not be: the buffer stays. (On cpp, where gathers cost more, the
+// step's 13 stays in memory anyway and the pass applies: frontend/stats.test.)
+// CHECK-LABEL: stn.program @in_place_cuda
+// CHECK: alloc {name = "z_temp"}
+// CHECK-NOT: _at_
+module attributes {stn.target = "cuda"} {
+stn.connectivity @C2E : Cell -> Edge [3]
+stn.connectivity @E2C : Edge -> Cell [2] skip
+stn.program @in_place_cuda(%steep: !stn.points<Cell> {stn.name = "steep"},
+    %theta: !stn.field<Cell x K x f64> {stn.intent = 2 : i32, stn.name = "theta"},
+    %lo: i32, %hi: i32, %elo: i32, %ehi: i32, %k0: i32, %k1: i32) {
+  %z = stn.alloc {name = "z_temp"} : !stn.field<Cell x K x f64>
+  %t = stn.apply on Edge[%elo : %ehi] K[%k0 : %k1] -> !stn.temp<Edge x K x f64> {
+  ^bb0(%p: !stn.point<Edge>):
+    %c0 = arith.constant 0 : index
+    %c1 = arith.constant 1 : index
+    %n0 = stn.neighbor %p through @E2C[%c0] : <Edge> -> <Cell>
+    %n1 = stn.neighbor %p through @E2C[%c1] : <Edge> -> <Cell>
+    %a0 = stn.load %theta[%n0, k] : !stn.field<Cell x K x f64>
+    %a1 = stn.load %theta[%n1, k] : !stn.field<Cell x K x f64>
+    %d = arith.subf %a1, %a0 : f64
+    stn.yield %d : f64
+  } attributes {name = "t"}
+  %a = stn.apply on Cell[%lo : %hi] K[%k0 : %k1] -> !stn.temp<Cell x K x f64> {
+  ^bb0(%p: !stn.point<Cell>):
+    %s = stn.reduce sum over @C2E at %p : !stn.point<Cell> -> f64 {
+    ^bb0(%j: index, %e: !stn.point<Edge>):
+      %v = stn.load %t[%e, k] : !stn.temp<Edge x K x f64>
+      stn.yield %v : f64
+    }
+    stn.yield %s : f64
+  } attributes {name = "a"}
+  stn.store %a to %z on Cell[%lo : %hi] K[%k0 : %k1] : !stn.temp<Cell x K x f64> to !stn.field<Cell x K x f64>
+  %b = stn.apply on Cell at %steep -> !stn.temp<Cell x K x f64> {
+  ^bb0(%p: !stn.point<Cell>):
+    %zv = stn.load %z[%p, k] : !stn.field<Cell x K x f64>
+    %s = arith.addf %zv, %zv : f64
+    stn.yield %s : f64
+  } attributes {name = "b"}
+  // expected-remark @+1 {{not fused across the update of 'z_temp' on its point list: 't' would be recomputed in 'a' through a neighbour table on cuda (work}}
+  stn.store %b to %z on Cell at %steep : !stn.temp<Cell x K x f64> to !stn.field<Cell x K x f64>
+  %c = stn.apply on Cell[%lo : %hi] K[%k0 : %k1] -> !stn.temp<Cell x K x f64> {
+  ^bb0(%p: !stn.point<Cell>):
+    %zv = stn.load %z[%p, k] : !stn.field<Cell x K x f64>
+    %th = stn.load %theta[%p, k] : !stn.field<Cell x K x f64>
+    %s = arith.addf %zv, %th : f64
+    stn.yield %s : f64
+  } attributes {name = "c"}
+  stn.store %c to %theta on Cell[%lo : %hi] K[%k0 : %k1] : !stn.temp<Cell x K x f64> to !stn.field<Cell x K x f64>
+  stn.return
+}
+}

@@ -16,7 +16,9 @@ every file type-checks; reads are generated so that `model.problems` holds nothi
 * a `var` is read only inside the region an earlier statement wrote;
 * some applications of full-level stencils on a location run on a point list (`@ list`, a
   `points<Loc, K>` parameter whose entries the inputs file generates) when fusec accepts them
-  there: reads within all levels, temporaries read at the entry only, full-level targets.
+  there: reads within all levels, temporaries read at the entry only, full-level targets;
+  some programs write a var over a box, update it in place on a list and read it after
+  (ICON's theta diffusion, what stn-fuse-across-lists rewrites).
 
 Programs deliberately repeat applications after a write to one of their inputs, update fields
 in place, read fields after writing them, and mix overlapping and disjoint domains: the
@@ -596,6 +598,7 @@ class ProgramGen:
         self.written: set[str] = set()
         self.history: list[Apply] = []  # top-level applications, for repeats
         self.lists: set[str] = set()  # the point lists applied on
+        self.force_list = False  # domain() gives a point list or nothing
 
     # --- fields
 
@@ -712,10 +715,12 @@ class ProgramGen:
         rng = self.rng
         if any(a is not None and self.prog.fields[a].var and a not in defined for a in args):
             return None
-        if s.loc and s.vert == "K" and rng.random() < LIST_SHARE:
+        if s.loc and s.vert == "K" and (self.force_list or rng.random() < LIST_SHARE):
             d = self.list_domain(s, args, targets, defined)
             if d is not None:
                 return d
+        if self.force_list:
+            return None
         hlo = hhi = None
         if s.loc:
             window = self.h_window(s, args, defined)
@@ -808,14 +813,16 @@ class ProgramGen:
     # --- statements
 
     def apply(self, defined: dict, stencil: Optional[Stencil] = None,
-              target: Optional[str] = None, in_place: bool = False) -> Optional[Apply]:
+              target: Optional[str] = None, in_place: bool = False,
+              reads: Optional[str] = None) -> Optional[Apply]:
         """One application (None when the choices lead nowhere): `target` must receive one
-        of its outputs; `in_place` writes an output into a field it reads."""
+        of its outputs; `in_place` writes an output into a field it reads; `reads` is a
+        field one of its parameters is bound to."""
         for attempt in range(6):
             s = stencil or self._pick_stencil(target, in_place)
             if s is None:
                 return None
-            args = self.bind(s, attempt >= 3, target if in_place else None)
+            args = self.bind(s, attempt >= 3, target if in_place else reads)
             if args is None:
                 continue
             targets = self.targets(s, args, target, in_place and not target)
@@ -912,6 +919,46 @@ class ProgramGen:
                 self.emit(body, again, defined, True)
                 return
 
+    def list_update(self, body: list, defined: dict) -> None:
+        """ICON's theta diffusion, the pattern of stn-fuse-across-lists: a new var written
+        over a box, updated in place on a point list (maybe under an `if`), then read by
+        another application."""
+        rng = self.rng
+        producers = [(s, oty) for s in self.fg.stencils if s.loc and s.vert == "K"
+                     for _, oty in s.outputs if oty.vert == "K" and not oty.sparse]
+        if not producers:
+            return
+        s, oty = rng.choice(producers)
+        var = self.new_field(FieldType(oty.loc, None, "K", oty.elem), var=True)
+        first = self.apply(defined, stencil=s, target=var)
+        if first is None or first.domain.points:
+            return
+        self.emit(body, first, defined, True)
+        self.force_list = True
+        try:
+            update = None
+            for _ in range(5):  # few stencils may run on a list and read the var there
+                update = update or self.apply(defined, target=var, in_place=True)
+        finally:
+            self.force_list = False
+        if update is None:
+            return
+        if rng.random() < 0.5:
+            # as block(): what a branch writes counts as defined only inside it
+            body.append(If(self.condition(), (update,), None))
+            self.written.update(update.targets)
+        else:
+            self.emit(body, update, defined, True)
+        reader = self.apply(defined, reads=var)
+        if reader is None:
+            return
+        if reader.domain.loc == first.domain.loc and rng.random() < 0.8:
+            # mostly over the var's box, where the pass applies
+            same = Apply(reader.targets, reader.stencil, reader.args, first.domain)
+            if not model.apply_problems(self.file, self.analysis, self.prog, same, defined):
+                reader = same
+        self.emit(body, reader, defined, True)
+
     def condition(self) -> Expr:
         rng = self.rng
         kind = _weighted(rng, [(4, "flag"), (2, "cmp"), (2, "logic")])
@@ -936,13 +983,16 @@ class ProgramGen:
         rng = self.rng
         exchangeable = [n for n in self.written if n in defined or not self.prog.fields[n].var]
         kind = _weighted(rng, [(50, "apply"), (15, "in_place"), (25 if self.history else 0, "repeat"),
-                               (10, "if"), (5 if exchangeable else 0, "exchange")])
+                               (10, "if"), (5 if exchangeable else 0, "exchange"),
+                               (12, "list_update")])
         if kind in ("apply", "in_place"):
             stmt = self.apply(defined, in_place=kind == "in_place")
             if stmt is not None:
                 self.emit(body, stmt, defined, True)
         elif kind == "repeat":
             self.repeat(body, defined)
+        elif kind == "list_update":
+            self.list_update(body, defined)
         elif kind == "if":
             cond = self.condition()
             then = self.block(dict(defined))
