@@ -110,7 +110,7 @@ struct ListUpdate {
   StoreOp producerStore; // S1: A into the buffer over D
   ApplyOp update;        // B, on the list
   StoreOp updateStore;   // B into the buffer at the list's entries
-  Operation *updateOp;   // the scf.if around B, or B's store
+  Operation *updateOp = nullptr; // the scf.if around B, or B's store
   scf::IfOp condition;   // null when B runs unconditionally
   ApplyOp consumer;      // C
   SmallVector<StoreOp> consumerStores; // one per result of C, in result order
