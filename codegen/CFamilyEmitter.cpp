@@ -227,6 +227,13 @@ private:
           values[nlev.getResult()] = member("extents.nlev");
           return success();
         })
+        .Case([&](ListSizeOp size) {
+          // A point list is a program parameter (verifyKernelForm).
+          values[size.getResult()] =
+              plan.interface->parameter(cast<BlockArgument>(size.getList()).getArgNumber())
+                  .list.count;
+          return success();
+        })
         .Case([&](ImageOp image) { return emitImage(image, os); })
         .Case([&](scf::IfOp ifOp) { return emitIf(ifOp, os); })
         .Case([&](ExchangeOp exchange) { return emitExchange(exchange, os); })

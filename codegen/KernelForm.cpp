@@ -21,8 +21,8 @@ static InFlightDiagnostic notKernelForm(Operation *op) {
 
 static bool allowedInProgram(Operation *op) {
   Dialect *dialect = op->getDialect();
-  return isa<AllocOp, NumLevelsOp, ImageOp, ExchangeOp, KernelOp, ReturnOp, scf::IfOp,
-             scf::YieldOp>(op) ||
+  return isa<AllocOp, NumLevelsOp, ListSizeOp, ImageOp, ExchangeOp, KernelOp, ReturnOp,
+             scf::IfOp, scf::YieldOp>(op) ||
          (dialect && isa<arith::ArithDialect>(dialect));
 }
 
@@ -137,8 +137,9 @@ static LogicalResult verifyProgram(ProgramOp program) {
     if (!allowedInProgram(op))
       return notKernelForm(op);
     // So that a kernel's point list is always a program parameter, whose C arguments it gets.
-    if (hasPointListOperandOrResult(op))
-      return op->emitError() << "a point list can only be the domain of a kernel";
+    if (hasPointListOperandOrResult(op) && !isa<ListSizeOp>(op))
+      return op->emitError() << "a point list can only be the domain of a kernel or have its size "
+                                "taken";
     if (isa<arith::ArithDialect>(op->getDialect()))
       for (Type type : op->getResultTypes())
         if (!cScalarType(type))

@@ -117,6 +117,24 @@ def Stn_NumLevelsOp : Stn_Op<"nlev", [Pure]> {
   let assemblyFormat = "attr-dict `:` type($result)";
 }
 
+def Stn_ListSizeOp : Stn_Op<"list_size", [Pure]> {
+  let summary = "the number of entries of a point list";
+  let description = [{
+    Known only at run time: a pass that chooses between versions of a program
+    part by the list's length branches on it.
+
+    ```mlir
+    %n = stn.list_size %steep : !stn.points<Cell>
+    ```
+  }];
+  let arguments = (ins Stn_PointsType:$list);
+  let results = (outs I32:$result);
+  let builders = [OpBuilder<(ins "::mlir::Value":$list), [{
+    build($_builder, $_state, $_builder.getI32Type(), list);
+  }]>];
+  let assemblyFormat = "$list attr-dict `:` qualified(type($list))";
+}
+
 def Stn_ImageOp : Stn_Op<"image", [Pure,
     DeclareOpInterfaceMethods<SymbolUserOpInterface>]> {
   let summary = "the range of neighbour indices a range of points reaches";

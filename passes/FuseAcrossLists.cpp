@@ -6,7 +6,10 @@
 // A's result directly (so map fusion can put A and C in one kernel) and
 // moves the list's work to the entries: before C, an application on the list
 // computes A, B and C at each entry into side buffers; after C's stores,
-// another one writes them into C's outputs at the entries.
+// another one writes them into C's outputs at the entries. That pays for
+// short lists only, and a list's length is known at run time: the part is
+// versioned under `scf.if` on `stn.list_size`, the original kept for long
+// lists.
 //
 //===----------------------------------------------------------------------===//
 
@@ -119,7 +122,8 @@ struct ListUpdate {
 
 class Fuser {
 public:
-  explicit Fuser(ProgramOp program) : program(program) {}
+  Fuser(ProgramOp program, int64_t pointsPerEntry)
+      : program(program), pointsPerEntry(pointsPerEntry) {}
 
   unsigned run() {
     SmallVector<StoreOp> listStores;
@@ -139,7 +143,8 @@ public:
                 << "' on its point list: " << *why;
         continue;
       }
-      rewrite(update);
+      ListUpdate fusedVersion = version(update);
+      rewrite(fusedVersion);
       ++fused;
     }
     return fused;
@@ -236,10 +241,19 @@ private:
     // The update and the producer's reads move to just before the consumer.
     if (std::string why = interferenceBetween(updateOp, consumer, apply); !why.empty())
       return "the update cannot move to " + describeApply(consumer) + ": " + why;
-    if (update.producer->getBlock() == consumer->getBlock())
-      if (std::string why = interferenceBetween(update.producer, consumer, update.producer);
-          !why.empty())
-        return describeApply(update.producer) + " cannot be recomputed at the entries: " + why;
+    if (update.producer->getBlock() != consumer->getBlock() || !update.producer->hasOneUse())
+      return describeApply(update.producer) + " is used elsewhere or in another block";
+    if (std::string why = interferenceBetween(update.producer, consumer, update.producer);
+        !why.empty())
+      return describeApply(update.producer) + " cannot be recomputed at the entries: " + why;
+
+    // The part from the producer to the consumer's last store is versioned
+    // by the list's length; what else stands in it moves above it.
+    for (Operation *op = update.producer->getNextNode(); op != last; op = op->getNextNode())
+      if (!isPartOf(update, op) && !isa<ApplyOp>(op) &&
+          !(isMemoryEffectFree(op) && op->getNumRegions() == 0))
+        return "something with effects runs between " + describeApply(update.producer) +
+               " and " + describeApply(consumer);
     return "";
   }
 
@@ -278,6 +292,109 @@ private:
       }
     });
     return why;
+  }
+
+  static bool isPartOf(ListUpdate &update, Operation *op) {
+    return op == update.producer.getOperation() || op == update.producerStore.getOperation() ||
+           op == update.update.getOperation() || op == update.updateOp ||
+           op == update.consumer.getOperation() ||
+           llvm::is_contained(update.consumerStores, op);
+  }
+
+  /// The applications before `producer` in its block whose results only
+  /// `part` (or such applications) reads and that can move down to it (no
+  /// write in between of what they read), in block order.
+  static SmallVector<Operation *> feedingApplications(ApplyOp producer,
+                                                      ArrayRef<Operation *> part) {
+    llvm::SmallPtrSet<Operation *, 8> readers(part.begin(), part.end());
+    SmallVector<Operation *> feeding;
+    Block *block = producer->getBlock();
+    for (Operation *op = producer->getPrevNode(); op; op = op->getPrevNode()) {
+      auto apply = dyn_cast<ApplyOp>(op);
+      if (!apply || apply->use_empty() ||
+          !interferenceBetween(apply, producer, apply).empty())
+        continue;
+      bool onlyPart = llvm::all_of(apply->getUsers(), [&](Operation *user) {
+        Operation *inBlock = block->findAncestorOpInBlock(*user);
+        return inBlock && readers.contains(inBlock);
+      });
+      if (!onlyPart)
+        continue;
+      readers.insert(op);
+      feeding.insert(feeding.begin(), op);
+    }
+    return feeding;
+  }
+
+  /// Puts the part under `scf.if` on whether the fused version pays: the
+  /// update does not run, or the list has at most one entry per
+  /// `pointsPerEntry` points of the consumer's box (per level). The else
+  /// side keeps the part as it is; returns the then side's copy, to rewrite.
+  ListUpdate version(ListUpdate &update) {
+    ApplyOp producer = update.producer, consumer = update.consumer;
+    Operation *last = consumer;
+    for (StoreOp store : update.consumerStores)
+      if (last->isBeforeInBlock(store))
+        last = store;
+    SmallVector<Operation *> part, others;
+    for (Operation *op = producer; op != last->getNextNode(); op = op->getNextNode())
+      (isPartOf(update, op) ? part : others).push_back(op);
+    // The applications only the part reads (ICON's 13 and 14 before the
+    // producer) go with it, so that map fusion finds them in each version.
+    SmallVector<Operation *> feeding = feedingApplications(producer, part);
+    for (Operation *op : others)
+      op->moveBefore(feeding.empty() ? producer.getOperation() : feeding.front());
+    for (Operation *op : feeding)
+      op->moveBefore(producer);
+    part.insert(part.begin(), feeding.begin(), feeding.end());
+
+    Location loc = consumer.getLoc();
+    OpBuilder builder(part.front());
+    auto i32 = [&](int64_t value) {
+      return builder.create<arith::ConstantIntOp>(loc, value, 32).getResult();
+    };
+    Value entries = builder.create<ListSizeOp>(loc, update.update.getPoints());
+    Value points = consumer.getHlb()
+                       ? builder.create<arith::SubIOp>(loc, consumer.getHub(), consumer.getHlb())
+                       : i32(1);
+    Value levels = consumer.getKlb()
+                       ? builder.create<arith::SubIOp>(loc, consumer.getKub(), consumer.getKlb())
+                       : i32(1);
+    Value perLevel = builder.create<arith::DivSIOp>(
+        loc, entries, builder.create<arith::MaxSIOp>(loc, levels, i32(1)));
+    Value limit = builder.create<arith::DivSIOp>(loc, points, i32(pointsPerEntry));
+    Value pays = builder.create<arith::CmpIOp>(loc, arith::CmpIPredicate::sle, perLevel, limit);
+    if (update.condition) {
+      Value off = builder.create<arith::XOrIOp>(
+          loc, update.condition.getCondition(),
+          builder.create<arith::ConstantIntOp>(loc, 1, 1));
+      pays = builder.create<arith::OrIOp>(loc, off, pays);
+    }
+    auto branch = builder.create<scf::IfOp>(loc, TypeRange(), pays, /*withElseRegion=*/true);
+    Operation *elseYield = branch.elseBlock()->getTerminator();
+    for (Operation *op : part)
+      op->moveBefore(elseYield);
+    OpBuilder thenBuilder(branch.thenBlock()->getTerminator());
+    IRMapping mapping;
+    for (Operation *op : part)
+      thenBuilder.clone(*op, mapping);
+
+    ListUpdate copy = update;
+    copy.producer = cast<ApplyOp>(mapping.lookup(producer.getOperation()));
+    copy.producerStore = cast<StoreOp>(mapping.lookup(update.producerStore.getOperation()));
+    copy.updateOp = mapping.lookup(update.updateOp);
+    copy.consumer = cast<ApplyOp>(mapping.lookup(consumer.getOperation()));
+    for (StoreOp &store : copy.consumerStores)
+      store = cast<StoreOp>(mapping.lookup(store.getOperation()));
+    if (update.condition) {
+      copy.condition = cast<scf::IfOp>(copy.updateOp);
+      copy.update = *copy.condition.thenBlock()->getOps<ApplyOp>().begin();
+      copy.updateStore = *copy.condition.thenBlock()->getOps<StoreOp>().begin();
+    } else {
+      copy.update = cast<ApplyOp>(mapping.lookup(update.update.getOperation()));
+      copy.updateStore = cast<StoreOp>(copy.updateOp);
+    }
+    return copy;
   }
 
   void rewrite(ListUpdate &update) {
@@ -385,7 +502,8 @@ private:
       *diag << "fused " << describeApply(producer) << " and " << describeApply(consumer)
             << " across the update of '" << nameOf(update.buffer, "buffer") << "' on '" << listName
             << "': " << describeApply(apply) << " and both run at its entries before, and their "
-            << "results are written there after";
+            << "results are written there after, when the list has at most one entry per "
+            << pointsPerEntry << " points (else the buffer stays)";
 
     Operation *alloc = update.buffer.getDefiningOp();
     if (update.condition) {
@@ -400,11 +518,19 @@ private:
   }
 
   ProgramOp program;
+  int64_t pointsPerEntry;
 };
 
 struct FuseAcrossListsPass : public fusec::impl::FuseAcrossListsBase<FuseAcrossListsPass> {
+  using FuseAcrossListsBase::FuseAcrossListsBase;
+
   void runOnOperation() override {
-    getOperation().walk([&](ProgramOp program) { numFused += Fuser(program).run(); });
+    if (pointsPerEntry < 1) {
+      getOperation().emitError() << "stn-fuse-across-lists: points-per-entry must be at least 1";
+      return signalPassFailure();
+    }
+    getOperation().walk(
+        [&](ProgramOp program) { numFused += Fuser(program, pointsPerEntry).run(); });
   }
 };
 

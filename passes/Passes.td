@@ -229,9 +229,14 @@ def FuseAcrossLists : Pass<"stn-fuse-across-lists", "::mlir::ModuleOp"> {
 
     under B's condition, and removes the buffer. Every result is bit for bit
     the original's (the same operations on the same values). It pays when the
-    list is short against D: ICON's lists of steep points hold a few thousand
-    of millions of cell-levels; a list of every point computes A, B and C
-    twice. Decisions and refusals are remarks (`-Rpass=stn-fuse-across-lists`).
+    list is short against D (ICON's lists of steep points hold a few thousand
+    of millions of cell-levels); a list of every point computes A, B and C
+    twice. The list's length is known at run time only, so the part from A
+    to C's stores becomes two versions under `scf.if`: the fused one where B
+    does not run or the list has at most one entry per `points-per-entry`
+    points of D's horizontal range (per level of D, `stn.list_size`), the
+    original otherwise. Decisions and refusals are remarks
+    (`-Rpass=stn-fuse-across-lists`).
 
     The pass refuses where it would only trade one buffer for another: when A
     reads, through a neighbour table, a temporary that reads a field C writes
@@ -255,7 +260,8 @@ def FuseAcrossLists : Pass<"stn-fuse-across-lists", "::mlir::ModuleOp"> {
     }
     stn.store %c to %theta_v on Cell[%lo : %hi] K[%c0 : %n] : ...
     ```
-    After:
+    After (the fused version; the else side of the `scf.if` on the list's
+    length is the part as it was):
     ```mlir
     %side = stn.alloc {name = "theta_v_at_steep"} : <Cell x K x f64>
     %a = stn.apply on Cell[%lo : %hi] K[%c0 : %n] -> !stn.temp<Cell x K x f64> { ... }
@@ -278,6 +284,11 @@ def FuseAcrossLists : Pass<"stn-fuse-across-lists", "::mlir::ModuleOp"> {
     }
     ```
   }];
+  let options = [
+    Option<"pointsPerEntry", "points-per-entry", "int64_t", /*default=*/"20",
+           "The fused version runs when the list has at most one entry per this many "
+           "points of the consumer's domain (per level)">,
+  ];
   let statistics = [
     Statistic<"numFused", "fused", "Producer and consumer pairs fused across a list update">,
   ];

@@ -267,6 +267,12 @@ struct ListPointInstr {
 // Program-level instructions
 //===----------------------------------------------------------------------===//
 
+/// `stn.list_size`: the number of entries of a point list.
+struct ListSizeInstr {
+  ListId list;
+  Slot result;
+};
+
 /// The slots of a domain's bounds; kNoSlot where a range is absent. A domain
 /// on a point list has no ranges: it is the list's entries.
 struct Domain {
@@ -325,7 +331,7 @@ using Instr =
                  FloatPowIntInstr, IntBinaryInstr, IntCompareInstr, SelectInstr, FloatCastInstr,
                  IntToFloatInstr, FloatToIntInstr, IntCastInstr, IntAbsInstr, IfInstr, LoadInstr,
                  NeighborInstr, PointIndexInstr, ValidInstr, LevelInstr, ForInstr, ReduceInstr,
-                 WriteInstr, RowInstr, RowLoadInstr, RowStoreInstr, ListPointInstr, AllocInstr,
+                 WriteInstr, RowInstr, RowLoadInstr, RowStoreInstr, ListPointInstr, ListSizeInstr, AllocInstr,
                  ImageInstr, ApplyInstr, KernelInstr, StoreInstr, ExchangeInstr>;
 using Block = std::vector<Instr>;
 

@@ -447,6 +447,9 @@ LogicalResult ProgramCompiler::compileOp(Operation &op, Scope scope, Block &code
         return emit(ListPointInstr{listOf(entry.getList()), use(entry.getEntry()),
                                    define(entry.getPoint()), define(entry.getLevel())});
       })
+      .Case([&](stn::ListSizeOp size) {
+        return emit(ListSizeInstr{listOf(size.getList()), define(size.getResult())});
+      })
       .Case([&](stn::NumLevelsOp numLevels) {
         return emit(ConstantInstr{define(numLevels.getResult()), Word::ofInt(nlev)});
       })

@@ -229,6 +229,7 @@ private:
   LogicalResult execute(const RowLoadInstr &instr);
   LogicalResult execute(const RowStoreInstr &instr);
   LogicalResult execute(const ListPointInstr &instr);
+  LogicalResult execute(const ListSizeInstr &instr);
   LogicalResult execute(const AllocInstr &instr);
   LogicalResult execute(const ImageInstr &instr);
   LogicalResult execute(const ApplyInstr &instr);
@@ -755,6 +756,12 @@ LogicalResult Executor::execute(const ListPointInstr &instr) {
 //===----------------------------------------------------------------------===//
 // Program-level instructions
 //===----------------------------------------------------------------------===//
+
+LogicalResult Executor::execute(const ListSizeInstr &instr) {
+  noteListRead(instr.list);
+  words[instr.result] = Word::ofInt(lists[instr.list].size());
+  return success();
+}
 
 Box Executor::fullBox(const ArrayInfo &info) const {
   Box box;

@@ -137,10 +137,11 @@ stn.program @loop_form(%f: !stn.field<Cell x K x f64>, %o: !stn.field<Cell x K x
 
 // -----
 
-// A point list: applications, stores and kernels over it, and its entries in
-// loop form.
+// A point list: its length, applications, stores and kernels over it, and its
+// entries in loop form.
 // CHECK-LABEL: stn.program @point_list
 // CHECK-SAME: (%[[L:.*]]: !stn.points<Cell>,
+// CHECK: %{{.*}} = list_size %[[L]] : !stn.points<Cell>
 // CHECK: %[[T:.*]] = apply on Cell at %[[L]] -> !stn.temp<Cell x K x f64> {
 // CHECK: store %[[T]] to %{{.*}} on Cell at %[[L]] : !stn.temp<Cell x K x f64> to !stn.field<Cell x K x f64>
 // CHECK: kernel "k" on Cell at %[[L]] attributes {kblock = 1 : i64, loop_form} {
@@ -150,6 +151,7 @@ stn.program @loop_form(%f: !stn.field<Cell x K x f64>, %o: !stn.field<Cell x K x
 // CHECK: kernel "kf" on Cell at %[[L]] attributes {kblock = 1 : i64} {
 stn.program @point_list(%l: !stn.points<Cell>, %f: !stn.field<Cell x K x f64>,
     %o: !stn.field<Cell x K x f64> {stn.intent = 1 : i32}) {
+  %n = stn.list_size %l : !stn.points<Cell>
   %t = stn.apply on Cell at %l -> !stn.temp<Cell x K x f64> {
   ^bb0(%p: !stn.point<Cell>):
     %v = stn.load %f[%p, k] : !stn.field<Cell x K x f64>

@@ -1,16 +1,36 @@
 // RUN: %fusec-opt %s -split-input-file -stn-fuse-across-lists -Rpass=stn-fuse-across-lists -mlir-print-op-on-diagnostic=false -verify-diagnostics | FileCheck %s
+// RUN: %fusec-opt %s -split-input-file -stn-fuse-across-lists="points-per-entry=7" -mlir-print-op-on-diagnostic=false 2>&1 | FileCheck %s --check-prefix=OPTION
+// RUN: not %fusec-opt %s -split-input-file -stn-fuse-across-lists="points-per-entry=0" 2>&1 | FileCheck %s --check-prefix=BAD-OPTION
+
+// OPTION-LABEL: stn.program @theta
+// OPTION: arith.constant 7 : i32
+// BAD-OPTION: points-per-entry must be at least 1
 
 // ICON's theta diffusion: z_temp over the cells (a, reading a temporary t
 // through a neighbour table), corrected at the steep points under a switch
-// (b), read at the centre by c, which writes theta in place. c reads a's
-// result; before c, one application on the list computes t, a, b and c at
-// each entry inside c's domain (theta's current value outside it) into a side
-// buffer; after c's store, another writes it into theta at the entries.
+// (b), read at the centre by c, which writes theta in place. The part from t
+// to c's store gets two versions: fused where the switch is off or the list
+// has at most one entry per 20 points of c's cells per level, else as it was.
+// In the fused one c reads a's result; before c, one application on the list
+// computes t, a, b and c at each entry inside c's domain (theta's current
+// value outside it) into a side buffer; after c's store, another writes it
+// into theta at the entries.
 // CHECK-LABEL: stn.program @theta
-// CHECK: %[[SIDE:.*]] = alloc {name = "theta_at_steep"} : <Cell x K x f64>
-// CHECK-NOT: z_temp
-// CHECK: %[[T:.*]] = apply on Edge
-// CHECK: %[[A:.*]] = apply on Cell[%lo : %hi] K[%k0 : %k1]
+// CHECK-DAG: %[[SIDE:.*]] = alloc {name = "theta_at_steep"} : <Cell x K x f64>
+// CHECK-DAG: %[[Z:.*]] = alloc {name = "z_temp"} : <Cell x K x f64>
+// CHECK: %[[N:.*]] = list_size %steep : !stn.points<Cell>
+// CHECK-NEXT: %[[POINTS:.*]] = arith.subi %hi, %lo : i32
+// CHECK-NEXT: %[[LEVELS:.*]] = arith.subi %k1, %k0 : i32
+// CHECK: %[[ATLEAST1:.*]] = arith.maxsi %[[LEVELS]], %{{.*}} : i32
+// CHECK-NEXT: %[[PERLEVEL:.*]] = arith.divsi %[[N]], %[[ATLEAST1]] : i32
+// CHECK-NEXT: %[[C20:.*]] = arith.constant 20 : i32
+// CHECK-NEXT: %[[LIMIT:.*]] = arith.divsi %[[POINTS]], %[[C20]] : i32
+// CHECK-NEXT: %[[SHORT:.*]] = arith.cmpi sle, %[[PERLEVEL]], %[[LIMIT]] : i32
+// CHECK: %[[OFF:.*]] = arith.xori %on, %{{.*}} : i1
+// CHECK-NEXT: %[[FUSED:.*]] = arith.ori %[[OFF]], %[[SHORT]] : i1
+// CHECK-NEXT: scf.if %[[FUSED]] {
+// CHECK-NEXT: %[[T:.*]] = stn.apply on Edge
+// CHECK: %[[A:.*]] = stn.apply on Cell[%lo : %hi] K[%k0 : %k1]
 // CHECK: scf.if %on {
 // CHECK-NEXT: %[[E:.*]] = stn.apply on Cell at %steep -> !stn.temp<Cell x K x f64> {
 // CHECK: %[[I:.*]] = stn.index
@@ -33,14 +53,24 @@
 // CHECK: stn.yield %[[V]] : f64
 // CHECK: } attributes {name = "c_at_steep"}
 // CHECK-NEXT: stn.store %[[E]] to %[[SIDE]] on Cell at %steep
-// CHECK: %[[C:.*]] = apply on Cell[%lo : %hi] K[%k0 : %k1]
+// CHECK: %[[C:.*]] = stn.apply on Cell[%lo : %hi] K[%k0 : %k1]
 // CHECK: stn.load %[[A]][%{{.*}}, k] : !stn.temp<Cell x K x f64>
-// CHECK: store %[[C]] to %theta on Cell[%lo : %hi] K[%k0 : %k1]
+// CHECK: stn.store %[[C]] to %theta on Cell[%lo : %hi] K[%k0 : %k1]
 // CHECK-NEXT: scf.if %on {
 // CHECK-NEXT: %[[W:.*]] = stn.apply on Cell at %steep -> !stn.temp<Cell x K x f64> {
 // CHECK: stn.load %[[SIDE]][%{{.*}}, k] : !stn.field<Cell x K x f64>
 // CHECK: } attributes {name = "c_results_at_steep"}
 // CHECK-NEXT: stn.store %[[W]] to %theta on Cell at %steep
+// CHECK: } else {
+// CHECK-NEXT: stn.apply on Edge
+// CHECK: %[[A2:.*]] = stn.apply on Cell[%lo : %hi] K[%k0 : %k1]
+// CHECK: stn.store %[[A2]] to %[[Z]] on Cell[%lo : %hi] K[%k0 : %k1]
+// CHECK-NEXT: scf.if %on {
+// CHECK: } attributes {name = "b"}
+// CHECK-NEXT: stn.store %{{.*}} to %[[Z]] on Cell at %steep
+// CHECK: stn.load %[[Z]][%{{.*}}, k]
+// CHECK: } attributes {name = "c"}
+// CHECK-NEXT: stn.store %{{.*}} to %theta on Cell[%lo : %hi] K[%k0 : %k1]
 stn.connectivity @C2E : Cell -> Edge [3]
 stn.program @theta(%steep: !stn.points<Cell> {stn.name = "steep"},
     %x: !stn.field<Edge x K x f64> {stn.name = "x"},
@@ -73,7 +103,7 @@ stn.program @theta(%steep: !stn.points<Cell> {stn.name = "steep"},
     } attributes {name = "b"}
     stn.store %b to %z on Cell at %steep : !stn.temp<Cell x K x f64> to !stn.field<Cell x K x f64>
   }
-  // expected-remark @+1 {{fused 'a' and 'c' across the update of 'z_temp' on 'steep': 'b' and both run at its entries before, and their results are written there after}}
+  // expected-remark @+1 {{fused 'a' and 'c' across the update of 'z_temp' on 'steep': 'b' and both run at its entries before, and their results are written there after, when the list has at most one entry per 20 points (else the buffer stays)}}
   %c = stn.apply on Cell[%lo : %hi] K[%k0 : %k1] -> !stn.temp<Cell x K x f64> {
   ^bb0(%p: !stn.point<Cell>):
     %zv = stn.load %z[%p, k] : !stn.field<Cell x K x f64>
@@ -87,20 +117,28 @@ stn.program @theta(%steep: !stn.points<Cell> {stn.name = "steep"},
 
 // -----
 
-// Without a condition the two list applications run unconditionally; a
-// consumer with two results gets a side buffer for each.
+// Without a condition the version depends on the list's length alone and the
+// list applications run unconditionally; a consumer with two results gets a
+// side buffer for each.
 // CHECK-LABEL: stn.program @two_outputs
 // CHECK-DAG: alloc {name = "u_at_list"}
 // CHECK-DAG: alloc {name = "v_at_list"}
-// CHECK-NOT: scf.if %{{[a-z0-9_]+}} {
-// CHECK: apply on Cell at %list -> !stn.temp<Cell x K x f64>, !stn.temp<Cell x K x f64>
+// CHECK: %[[SHORT:.*]] = arith.cmpi sle
+// CHECK-NEXT: scf.if %[[SHORT]] {
+// CHECK: } attributes {name = "a"}
+// CHECK-NEXT: %[[E:.*]]:2 = stn.apply on Cell at %list -> !stn.temp<Cell x K x f64>, !stn.temp<Cell x K x f64>
 // CHECK: } attributes {name = "c_at_list"}
-// CHECK: store %{{.*}}#0 to %u on Cell[
-// CHECK: store %{{.*}}#1 to %v on Cell[
-// CHECK: apply on Cell at %list
+// CHECK-NEXT: stn.store %[[E]]#0 to
+// CHECK-NEXT: stn.store %[[E]]#1 to
+// CHECK-NEXT: %[[C:.*]]:2 = stn.apply on Cell[
+// CHECK: stn.store %[[C]]#0 to %u on Cell[
+// CHECK-NEXT: stn.store %[[C]]#1 to %v on Cell[
+// CHECK-NEXT: %[[W:.*]]:2 = stn.apply on Cell at %list
 // CHECK: } attributes {name = "c_results_at_list"}
-// CHECK-NEXT: store %{{.*}}#0 to %u on Cell at %list
-// CHECK-NEXT: store %{{.*}}#1 to %v on Cell at %list
+// CHECK-NEXT: stn.store %[[W]]#0 to %u on Cell at %list
+// CHECK-NEXT: stn.store %[[W]]#1 to %v on Cell at %list
+// CHECK-NEXT: } else {
+// CHECK: } attributes {name = "b"}
 stn.program @two_outputs(%l: !stn.points<Cell> {stn.name = "list"},
     %x: !stn.field<Cell x K x f64>,
     %u: !stn.field<Cell x K x f64> {stn.intent = 1 : i32, stn.name = "u"},
