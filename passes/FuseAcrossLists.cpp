@@ -205,8 +205,10 @@ private:
     StoreOp first = update.producerStore;
     ApplyOp consumer = update.consumer;
     Operation *updateOp = update.updateOp;
+    // Where the update reads: its branch, or the application itself.
+    Operation *updateReads = update.condition ? updateOp : apply.getOperation();
     if (first->getBlock() != updateOp->getBlock() || consumer->getBlock() != updateOp->getBlock() ||
-        !first->isBeforeInBlock(updateOp) || !updateOp->isBeforeInBlock(consumer))
+        !first->isBeforeInBlock(updateReads) || !updateOp->isBeforeInBlock(consumer))
       return "the box store, the update and the reader are not in this order in one block";
     update.producer = first.getValue().getDefiningOp<ApplyOp>();
     if (!update.producer || update.producer.getPoints() ||
@@ -239,8 +241,11 @@ private:
       return why;
 
     // The update and the producer's reads move to just before the consumer.
-    if (std::string why = interferenceBetween(updateOp, consumer, apply); !why.empty())
-      return "the update cannot move to " + describeApply(consumer) + ": " + why;
+    std::string moving = interferenceBetween(updateOp, consumer, apply);
+    if (moving.empty() && updateReads != updateOp)
+      moving = interferenceBetween(updateReads, updateOp, apply);
+    if (!moving.empty())
+      return "the update cannot move to " + describeApply(consumer) + ": " + moving;
     if (update.producer->getBlock() != consumer->getBlock() || !update.producer->hasOneUse())
       return describeApply(update.producer) + " is used elsewhere or in another block";
     if (std::string why = interferenceBetween(update.producer, consumer, update.producer);

@@ -235,7 +235,9 @@ def FuseAcrossLists : Pass<"stn-fuse-across-lists", "::mlir::ModuleOp"> {
     to C's stores becomes two versions under `scf.if`: the fused one where B
     does not run or the list has at most one entry per `points-per-entry`
     points of D's horizontal range (per level of D, `stn.list_size`), the
-    original otherwise. Decisions and refusals are remarks
+    original otherwise. The default, 100, is where the two versions of ICON's
+    theta program cross on R2B5 with 80 levels (`scripts/calibrate_list_fusion.py`,
+    docs/bench.md). Decisions and refusals are remarks
     (`-Rpass=stn-fuse-across-lists`).
 
     The pass refuses where it would only trade one buffer for another: when A
@@ -285,7 +287,7 @@ def FuseAcrossLists : Pass<"stn-fuse-across-lists", "::mlir::ModuleOp"> {
     ```
   }];
   let options = [
-    Option<"pointsPerEntry", "points-per-entry", "int64_t", /*default=*/"20",
+    Option<"pointsPerEntry", "points-per-entry", "int64_t", /*default=*/"100",
            "The fused version runs when the list has at most one entry per this many "
            "points of the consumer's domain (per level)">,
   ];

@@ -68,7 +68,7 @@ std::string describeValidPipelines() {
   text += "or a comma-separated list of those and of passes:";
   for (llvm::StringRef pass :
        {"stn-map-fusion{recompute=true bytes-weight=8 gather-weight=2}", "stn-merge-vertical",
-        "stn-remove-redundant-arrays", "stn-fuse-across-lists{points-per-entry=20}",
+        "stn-remove-redundant-arrays", "stn-fuse-across-lists{points-per-entry=100}",
         "stn-k-blocking{block=4 stencils=<regex>}",
         "stn-uniform-if", "stn-split-where (before inference: first in the list)",
         "canonicalize", "cse"})

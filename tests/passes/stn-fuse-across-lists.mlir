@@ -10,7 +10,7 @@
 // through a neighbour table), corrected at the steep points under a switch
 // (b), read at the centre by c, which writes theta in place. The part from t
 // to c's store gets two versions: fused where the switch is off or the list
-// has at most one entry per 20 points of c's cells per level, else as it was.
+// has at most one entry per 100 points of c's cells per level, else as it was.
 // In the fused one c reads a's result; before c, one application on the list
 // computes t, a, b and c at each entry inside c's domain (theta's current
 // value outside it) into a side buffer; after c's store, another writes it
@@ -23,8 +23,8 @@
 // CHECK-NEXT: %[[LEVELS:.*]] = arith.subi %k1, %k0 : i32
 // CHECK: %[[ATLEAST1:.*]] = arith.maxsi %[[LEVELS]], %{{.*}} : i32
 // CHECK-NEXT: %[[PERLEVEL:.*]] = arith.divsi %[[N]], %[[ATLEAST1]] : i32
-// CHECK-NEXT: %[[C20:.*]] = arith.constant 20 : i32
-// CHECK-NEXT: %[[LIMIT:.*]] = arith.divsi %[[POINTS]], %[[C20]] : i32
+// CHECK-NEXT: %[[C100:.*]] = arith.constant 100 : i32
+// CHECK-NEXT: %[[LIMIT:.*]] = arith.divsi %[[POINTS]], %[[C100]] : i32
 // CHECK-NEXT: %[[SHORT:.*]] = arith.cmpi sle, %[[PERLEVEL]], %[[LIMIT]] : i32
 // CHECK: %[[OFF:.*]] = arith.xori %on, %{{.*}} : i1
 // CHECK-NEXT: %[[FUSED:.*]] = arith.ori %[[OFF]], %[[SHORT]] : i1
@@ -103,7 +103,7 @@ stn.program @theta(%steep: !stn.points<Cell> {stn.name = "steep"},
     } attributes {name = "b"}
     stn.store %b to %z on Cell at %steep : !stn.temp<Cell x K x f64> to !stn.field<Cell x K x f64>
   }
-  // expected-remark @+1 {{fused 'a' and 'c' across the update of 'z_temp' on 'steep': 'b' and both run at its entries before, and their results are written there after, when the list has at most one entry per 20 points (else the buffer stays)}}
+  // expected-remark @+1 {{fused 'a' and 'c' across the update of 'z_temp' on 'steep': 'b' and both run at its entries before, and their results are written there after, when the list has at most one entry per 100 points (else the buffer stays)}}
   %c = stn.apply on Cell[%lo : %hi] K[%k0 : %k1] -> !stn.temp<Cell x K x f64> {
   ^bb0(%p: !stn.point<Cell>):
     %zv = stn.load %z[%p, k] : !stn.field<Cell x K x f64>
@@ -299,4 +299,37 @@ stn.program @in_place_cuda(%steep: !stn.points<Cell> {stn.name = "steep"},
   stn.store %c to %theta on Cell[%lo : %hi] K[%k0 : %k1] : !stn.temp<Cell x K x f64> to !stn.field<Cell x K x f64>
   stn.return
 }
+}
+
+// -----
+
+// The list's update reads the buffer before the box writes it: its entries
+// see the old values, so it cannot be computed from the producer's.
+// CHECK-LABEL: stn.program @update_first
+// CHECK: alloc {name = "z"}
+// CHECK-NOT: _at_
+stn.program @update_first(%l: !stn.points<Cell>, %x: !stn.field<Cell x K x f64>,
+    %u: !stn.field<Cell x K x f64> {stn.intent = 1 : i32},
+    %lo: i32, %hi: i32, %k0: i32, %k1: i32) {
+  %z = stn.alloc {name = "z"} : !stn.field<Cell x K x f64>
+  %b = stn.apply on Cell at %l -> !stn.temp<Cell x K x f64> {
+  ^bb0(%p: !stn.point<Cell>):
+    %zv = stn.load %z[%p, k] : !stn.field<Cell x K x f64>
+    stn.yield %zv : f64
+  } attributes {name = "b"}
+  %a = stn.apply on Cell[%lo : %hi] K[%k0 : %k1] -> !stn.temp<Cell x K x f64> {
+  ^bb0(%p: !stn.point<Cell>):
+    %v0 = stn.load %x[%p, k] : !stn.field<Cell x K x f64>
+    stn.yield %v0 : f64
+  } attributes {name = "a"}
+  stn.store %a to %z on Cell[%lo : %hi] K[%k0 : %k1] : !stn.temp<Cell x K x f64> to !stn.field<Cell x K x f64>
+  // expected-remark @+1 {{not fused across the update of 'z' on its point list: the box store, the update and the reader are not in this order in one block}}
+  stn.store %b to %z on Cell at %l : !stn.temp<Cell x K x f64> to !stn.field<Cell x K x f64>
+  %c = stn.apply on Cell[%lo : %hi] K[%k0 : %k1] -> !stn.temp<Cell x K x f64> {
+  ^bb0(%p: !stn.point<Cell>):
+    %zv = stn.load %z[%p, k] : !stn.field<Cell x K x f64>
+    stn.yield %zv : f64
+  } attributes {name = "c"}
+  stn.store %c to %u on Cell[%lo : %hi] K[%k0 : %k1] : !stn.temp<Cell x K x f64> to !stn.field<Cell x K x f64>
+  stn.return
 }
