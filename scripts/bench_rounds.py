@@ -34,11 +34,12 @@ DIFFUSION_PROGRAMS = [
 ]
 
 
-def run_once(args, threads, inputs, json_path):
+def run_once(args, threads, inputs, json_path, extra=()):
+    """One fusec-bench run (`extra`: more of its options); its JSON report."""
     command = [args.fusec_bench, "run", args.source, "--grid", args.grid, "--nlev", str(args.nlev),
                "--inputs", inputs, "--pipelines", args.pipelines, "--programs", args.programs,
                "--repeat", str(args.repeat), "--backend", args.backend, "--layout", args.layout,
-               "--json", json_path]
+               "--json", json_path, *extra]
     if args.evict_caches:  # only then: builds older than the option lack it (compare_builds.py)
         command += ["--evict-caches", str(args.evict_caches)]
     env = dict(os.environ, OMP_NUM_THREADS=str(threads))

@@ -15,14 +15,16 @@ the two cross (docs/bench.md, "Fusion across the list of steep points").
 """
 
 import argparse
-import json
 import os
 import statistics
-import subprocess
 import sys
 import tempfile
+from types import SimpleNamespace
+
+from bench_rounds import run_once
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+SOURCE = os.path.join(ROOT, "stencils", "diffusion.stn")
 PROGRAM = "apply_diffusion_to_theta_and_exner_on_steep_points"
 FUSE_ALL = ["stn-remove-redundant-arrays", "stn-map-fusion", "stn-merge-vertical",
             "stn-remove-redundant-arrays", "canonicalize", "cse", "stn-uniform-if"]
@@ -49,18 +51,13 @@ def inputs_file(directory, share):
 
 
 def run(args, inputs, threads, json_path):
-    command = [args.fusec_bench, "run", os.path.join(ROOT, "stencils", "diffusion.stn"),
-               "--inputs-file", inputs, "--inputs", "realistic", "--grid", args.grid,
-               "--nlev", str(args.nlev), "--layout", args.layout, "--programs", PROGRAM,
-               "--pipelines", ",".join(PIPELINES.values()), "--repeat", str(args.repeat),
-               "--json", json_path]
-    env = dict(os.environ, OMP_NUM_THREADS=str(threads))
-    result = subprocess.run(command, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
-                            env=env)
-    if result.returncode != 0:
-        sys.exit(f"calibrate_list_fusion: fusec-bench failed:\n{result.stdout}")
-    with open(json_path) as f:
-        variants = json.load(f)["comparison"][PROGRAM]["variants"]
+    """Both versions' medians with the list of the inputs file `inputs`."""
+    bench = SimpleNamespace(fusec_bench=args.fusec_bench, source=SOURCE, grid=args.grid,
+                            nlev=args.nlev, pipelines=",".join(PIPELINES.values()),
+                            programs=PROGRAM, repeat=args.repeat, backend="cpp",
+                            layout=args.layout, evict_caches=0)
+    report = run_once(bench, threads, "realistic", json_path, ["--inputs-file", inputs])
+    variants = report["comparison"][PROGRAM]["variants"]
     return {name: variants[pipeline]["median"] for name, pipeline in PIPELINES.items()}
 
 
