@@ -1019,8 +1019,10 @@ def generate(seed: int, index: int, programs: int) -> File:
     return FileGen(seed, index, programs).generate()
 
 
+# Fusion across list updates alone is a rewrite map fusion finishes; with one point per entry it
+# takes the fused version for every list (fuse-all takes it for short lists only).
 PASSES_ALONE = ("stn-map-fusion", "stn-merge-vertical", "stn-remove-redundant-arrays", "cse",
-                "canonicalize")
+                "canonicalize", "stn-fuse-across-lists{points-per-entry=1}+stn-map-fusion")
 FIXED_PIPELINES = len(PASSES_ALONE) + 4  # how many of pipelines() come before the random ones
 
 
@@ -1041,7 +1043,9 @@ def pipelines(seed: int, index: int, stencils: list[str]) -> list[str]:
 
 def _random_pass(rng: random.Random, stencils: list[str]) -> str:
     kind = _weighted(rng, [(4, "map"), (2, "merge"), (2, "redundant"), (3, "kblock"), (2, "cse"),
-                           (2, "canonicalize"), (1, "fuse-all")])
+                           (2, "canonicalize"), (1, "fuse-all"), (1, "lists")])
+    if kind == "lists":
+        return f"stn-fuse-across-lists{{points-per-entry={rng.choice((1, 3, 100))}}}"
     if kind == "map":
         options = []
         if rng.random() < 0.6:
