@@ -51,6 +51,13 @@ def run_once(args, threads, inputs, json_path, extra=()):
         return json.load(f)
 
 
+def describe_machine(report):
+    """The host and compiler line of a fusec-bench JSON report (older builds name neither)."""
+    run = report["run"]
+    parts = [f"{what}: {run[what]}" for what in ("host", "compiler") if run.get(what)]
+    return "; ".join(parts)
+
+
 def cells_of(grid):
     """Cells of a global rNbK grid, 20 * N^2 * 4^K; exits on any other grid."""
     match = re.match(r"^r(\d+)b(\d+)$", grid)
@@ -102,6 +109,7 @@ def main():
     configurations = [(int(t), i) for t in args.threads.split(",") for i in args.inputs.split(",")]
     # medians[(threads, inputs)][program][variant] = [round medians]; likewise copy bandwidths.
     medians, bandwidths, compulsory = {}, {}, {}
+    machine = ""  # the first run's host and compiler: figures hold for those
     for round_index in range(args.rounds):
         for threads, inputs in configurations:
             path = os.path.join(args.out, f"round{round_index}-{threads}t-{inputs}.json")
@@ -109,6 +117,7 @@ def main():
                   f"{inputs} inputs", file=sys.stderr)
             report = run_once(args, threads, inputs, path)
             key = (threads, inputs)
+            machine = machine or describe_machine(report)
             bandwidths.setdefault(key, []).append(report["run"]["copy"]["bandwidth_bytes_per_second"])
             for program, entry in report["comparison"].items():
                 compulsory[program] = entry["compulsory_bytes"]
@@ -125,6 +134,8 @@ def main():
              f"{args.rounds} interleaved rounds of {args.repeat} timed runs; median of the "
              f"rounds' medians (spread: min–max of the rounds' medians); speed-up against "
              f"`{variants[0]}`; time/limit against the copy kernel of the same runs", ""]
+    if machine:
+        lines[-1:-1] = ["", machine]
     header = "| program | threads | inputs | " + " | ".join(
         f"{v} (ms) | {v} spread" for v in variants) + " | " + " | ".join(
         f"{v} / {variants[0]}" for v in variants[1:]) + " | " + " | ".join(

@@ -16,7 +16,8 @@ import sys
 import tempfile
 from types import SimpleNamespace
 
-from bench_rounds import add_program_arguments, add_run_arguments, run_once, spread
+from bench_rounds import (add_program_arguments, add_run_arguments, describe_machine, run_once,
+                          spread)
 
 
 def main():
@@ -30,6 +31,7 @@ def main():
     builds = {"before": args.before, "after": args.after}
     configurations = [(int(t), i) for t in args.threads.split(",") for i in args.inputs.split(",")]
     medians = {}  # (threads, inputs, program, pipeline) -> build -> [round medians]
+    machines = {}  # build -> its first run's host and compiler
     with tempfile.TemporaryDirectory() as scratch:
         for round_index in range(args.rounds):
             order = list(builds) if round_index % 2 == 0 else list(reversed(builds))
@@ -40,6 +42,7 @@ def main():
                     run = SimpleNamespace(**vars(args))
                     run.fusec_bench = os.path.join(builds[build], "fusec-bench")
                     report = run_once(run, threads, inputs, os.path.join(scratch, "run.json"))
+                    machines.setdefault(build, describe_machine(report))
                     for program, entry in report["comparison"].items():
                         for pipeline, result in entry["variants"].items():
                             if result.get("verdict") not in ("PASS", "UNCHANGED"):
@@ -51,6 +54,10 @@ def main():
     print(f"`{args.source}` on {args.grid} with {args.nlev} levels, backend {args.backend}; "
           f"{args.rounds} interleaved rounds of {args.repeat} timed runs per build; median of "
           f"the rounds' medians (spread: min-max of the rounds' medians)\n")
+    for build, machine in machines.items():
+        if machine:
+            print(f"- {build}: {machine}")
+    print()
     print("| program | pipeline | threads | inputs | before (ms) | after (ms) | after / before |")
     print("|---|---|---:|---|---:|---:|---:|")
     for (threads, inputs, program, pipeline), times in sorted(medians.items(),

@@ -176,6 +176,10 @@ void printHeader(const BenchReport &report, llvm::raw_ostream &os) {
      << "\n";
   if (!run.device.empty())
     os << "device: " << run.device << "\n";
+  if (!run.host.empty())
+    os << "host: " << run.host << "\n";
+  if (!run.compiler.empty())
+    os << "compiler: " << run.compiler << "\n";
   if (report.copy)
     os << "copy kernel: " << formatNumber("%.3g", report.copy->bytesPerSecond() / 1e9)
        << " GB/s (best of " << report.copy->time.samples << " copies of "

@@ -75,6 +75,8 @@ struct RunDescription {
   /// built with it (and checked within looser tolerances).
   bool timedWithFma = false;
   std::string device;    // the GPU (or stand-in) that ran a bundle; empty: this machine
+  std::string host;      // this machine (describeHost); empty in a bundle's results
+  std::string compiler;  // version and flags of the timed build; empty when interpreted
   std::string reference; // what verified the variants; empty: the interpreter
   int threads = 1; // OpenMP threads of the compiled C++ variants
   unsigned repeat = 0, warmup = 0;

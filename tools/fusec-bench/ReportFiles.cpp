@@ -104,6 +104,10 @@ Status writeJsonReport(const BenchReport &report, const std::string &path) {
   };
   if (!run.device.empty())
     description["device"] = run.device;
+  if (!run.host.empty())
+    description["host"] = run.host;
+  if (!run.compiler.empty())
+    description["compiler"] = run.compiler;
   if (!run.reference.empty())
     description["reference"] = run.reference;
   if (run.timedWithFma)

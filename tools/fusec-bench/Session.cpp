@@ -3,6 +3,7 @@
 #include "Session.h"
 
 #include "CallShim.h"
+#include "Host.h"
 #include "InputsFileReader.h"
 #include "InterpreterRunner.h"
 
@@ -262,6 +263,8 @@ bool BenchSession::findCompiler() {
       return fail(timed.error());
     timedCompiler = std::move(*timed);
   }
+  const Compiler &timing = timedCompiler ? *timedCompiler : *compiler;
+  compilerDescription = describeCompiler(timing.program, timing.flags);
   return true;
 }
 
@@ -302,6 +305,8 @@ RunDescription BenchSession::describe() const {
   description.repeat = options.repeat;
   description.warmup = options.warmup;
   description.evictMiB = options.evictMiB;
+  description.host = describeHost();
+  description.compiler = compilerDescription;
   return description;
 }
 

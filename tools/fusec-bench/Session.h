@@ -146,6 +146,7 @@ private:
   mlir::OwningOpRef<mlir::ModuleOp> loweredOracle;
   std::optional<Compiler> compiler;
   std::optional<Compiler> timedCompiler; // see Variant::timedLibrary
+  std::string compilerDescription;       // the timed build's (describeCompiler)
   std::optional<OutputDirectory> outputDirectory;
   bool saveFailed = false;
 };
