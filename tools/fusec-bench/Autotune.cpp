@@ -336,8 +336,9 @@ bool Autotuner::writeConfiguration() {
   std::string text = printPipelineConfig(
       file, "targets: " + std::string(configTargetName(target)) +
                 ": written by fusec-bench --autotune on " + run.grid + " with " +
-                std::to_string(run.nlev) + " levels (" + run.backend +
-                " backend); every entry says what it gained.");
+                std::to_string(run.nlev) + " levels (" + run.backend + " backend" +
+                (run.host.empty() ? "" : "; " + run.host) +
+                "); every entry says what it gained.");
   std::error_code error;
   llvm::raw_fd_ostream os(*options.writeConfig, error, llvm::sys::fs::OF_Text);
   if (error)
