@@ -103,7 +103,10 @@ def main():
     add_program_arguments(parser)
     add_run_arguments(parser)
     parser.add_argument("--out", default=os.path.join(ROOT, "build", "bench-rounds"))
+    parser.add_argument("--config", help="per-program pipeline configuration (YAML): fusec-bench's "
+                        "'config' variant, added to --pipelines")
     args = parser.parse_args()
+    extra = ("--config", args.config) if args.config else ()
     os.makedirs(args.out, exist_ok=True)
 
     configurations = [(int(t), i) for t in args.threads.split(",") for i in args.inputs.split(",")]
@@ -115,7 +118,7 @@ def main():
             path = os.path.join(args.out, f"round{round_index}-{threads}t-{inputs}.json")
             print(f"bench_rounds: round {round_index + 1}/{args.rounds}, {threads} thread(s), "
                   f"{inputs} inputs", file=sys.stderr)
-            report = run_once(args, threads, inputs, path)
+            report = run_once(args, threads, inputs, path, extra)
             key = (threads, inputs)
             machine = machine or describe_machine(report)
             bandwidths.setdefault(key, []).append(report["run"]["copy"]["bandwidth_bytes_per_second"])
@@ -129,6 +132,8 @@ def main():
                         variant, []).append(result["median"])
 
     variants = args.pipelines.split(",")
+    if args.config and "config" not in variants:
+        variants.append("config")
     lines = [f"`{args.source}` on {args.grid} with {args.nlev} levels, backend {args.backend}, "
              f"layout {args.layout}, "
              f"{args.rounds} interleaved rounds of {args.repeat} timed runs; median of the "
