@@ -3,7 +3,6 @@
 #include "Host.h"
 
 #include "llvm/ADT/SmallString.h"
-#include "llvm/ADT/StringExtras.h"
 #include "llvm/ADT/StringMap.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/FileUtilities.h"
@@ -43,7 +42,7 @@ static std::string vectorExtension() {
   return "";
 }
 
-std::string describeHost() {
+static std::string probeHost() {
   std::string processor = processorName();
   std::string architecture = llvm::sys::getHostCPUName().str();
   std::string text = processor.empty() ? architecture : processor + " (" + architecture + ")";
@@ -52,6 +51,12 @@ std::string describeHost() {
   if (std::string extension = vectorExtension(); !extension.empty())
     text += ", " + extension;
   return text;
+}
+
+std::string describeHost() {
+  // Every report and autotune reason asks; the machine does not change during a run.
+  static const std::string host = probeHost();
+  return host;
 }
 
 /// `program --version`'s line that names the version: the first that says
