@@ -28,8 +28,8 @@ CostWeights costWeightsFor(StringRef target) {
   // measured on a GPU yet; gathers are priced as loads (threads hide their latency)
   // and a byte as 8 units, the weights the model had before it knew targets.
   if (target == "cpp")
-    return {/*load=*/2, /*gather=*/26, /*bytes=*/5};
-  return {/*load=*/2, /*gather=*/2, /*bytes=*/8};
+    return {/*load=*/2, /*gather=*/26, /*bytes=*/5, /*mergeUnrelatedGathers=*/false};
+  return {/*load=*/2, /*gather=*/2, /*bytes=*/8, /*mergeUnrelatedGathers=*/true};
 }
 
 /// The work of `root`'s region per point `point`; see CostModel.h.
@@ -78,6 +78,25 @@ int64_t estimateWork(ApplyOp apply, const CostWeights &weights, bool atNeighbour
 
 int64_t estimateWork(KernelOp kernel, const CostWeights &weights) {
   return regionWork(kernel, kernel.getPoint(), weights, /*atNeighbour=*/false);
+}
+
+SmallVector<std::pair<Value, StringRef>> gatheredReads(Operation *root, Value point) {
+  SmallVector<std::pair<Value, StringRef>> reads;
+  root->walk([&](LoadOp load) {
+    Value at = load.getPoint();
+    if (!at || at == point)
+      return;
+    StringRef table;
+    if (auto neighbor = at.getDefiningOp<NeighborOp>())
+      table = neighbor.getConn();
+    else if (auto argument = dyn_cast<BlockArgument>(at))
+      if (auto reduce = dyn_cast<ReduceOp>(argument.getOwner()->getParentOp()))
+        table = reduce.getConn();
+    std::pair<Value, StringRef> read{load.getField(), table};
+    if (!llvm::is_contained(reads, read))
+      reads.push_back(read);
+  });
+  return reads;
 }
 
 int64_t countGathers(Operation *root, Value point) {

@@ -26,6 +26,11 @@ struct CostWeights {
   int64_t load;
   int64_t gather;
   int64_t bytes;
+  /// Whether sibling fusion may put reads through neighbour tables of
+  /// unrelated fields into one kernel. Scalar CPU code keeps an address
+  /// stream per gathered field and neighbour in registers, and the merged
+  /// kernel spills where its parts did not (docs/bench.md).
+  bool mergeUnrelatedGathers;
 };
 
 /// The code a module is optimised for: its `stn.target` attribute, else
@@ -58,6 +63,10 @@ struct RecomputationCost {
 /// point of the readers; `stays`: the producer is computed anyway.
 RecomputationCost recomputationCost(stn::ApplyOp producer, mlir::Value result, int64_t centre,
                                     int64_t neighbour, bool stays, const CostWeights &weights);
+/// The fields `root` reads through neighbour tables, with the table, in
+/// program order (each pair once).
+llvm::SmallVector<std::pair<mlir::Value, llvm::StringRef>> gatheredReads(mlir::Operation *root,
+                                                                         mlir::Value point);
 /// Reads at another point than `root`'s own (through neighbour tables) per
 /// point of `root`, an application or a kernel.
 int64_t countGathers(mlir::Operation *root, mlir::Value point);

@@ -282,8 +282,11 @@ FailureOr<ApplyOp> mergeApplies(ApplyOp earlier, ApplyOp later) {
   auto merged = builder.create<ApplyOp>(loc, types, earlier.getLocation(), hlb, hub, klb, kub);
   if (Value points = earlier.getPoints())
     merged.setPointList(points);
-  std::string name = (earlier.getName().value_or("apply") + "+" +
-                      later.getName().value_or("apply")).str();
+  // Parts of one application (stn-split-applies) keep its name when merged again.
+  std::string name = earlier.getName() && earlier.getName() == later.getName()
+                         ? earlier.getName()->str()
+                         : (earlier.getName().value_or("apply") + "+" +
+                            later.getName().value_or("apply")).str();
   merged.setNameAttr(builder.getStringAttr(name));
   if (auto kblock = std::max(earlier.getKblock().value_or(1), later.getKblock().value_or(1));
       kblock > 1)

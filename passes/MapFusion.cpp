@@ -46,9 +46,16 @@ public:
   void run() {
     while (fuseOneProducer() || fuseOneSiblingPair()) {
     }
-    explainUnmergedPairs(program, sameDomains, [&](ApplyOp later, const std::string &message) {
+    auto siblings = [&](ApplyOp a, ApplyOp b) { return mergeable(a, b); };
+    explainUnmergedPairs(program, siblings, [&](ApplyOp later, const std::string &message) {
       explain(later, "siblings " + message);
     });
+    SmallVector<ApplyOp> all = applies();
+    for (auto [i, earlier] : llvm::enumerate(all))
+      for (ApplyOp later : llvm::ArrayRef(all).drop_front(i + 1))
+        if (std::string why = siblingCostRefusal(earlier, later);
+            !why.empty() && sameDomains(earlier, later))
+          explain(later, "siblings not merged with " + describeApply(earlier) + ": " + why);
   }
 
 private:
@@ -197,7 +204,7 @@ private:
   bool fuseOneSiblingPair() {
     return mergeFirstCompatiblePair(
         program,
-        sameDomains,
+        [&](ApplyOp a, ApplyOp b) { return mergeable(a, b); },
         [&](ApplyOp merged, const std::string &names) {
           explain(merged, "fused siblings " + names + " (same domain): one kernel");
         });
@@ -205,6 +212,27 @@ private:
 
   static bool sameDomains(ApplyOp a, ApplyOp b) {
     return sameDomain(getDomain(a), getDomain(b));
+  }
+
+  bool mergeable(ApplyOp a, ApplyOp b) const {
+    return sameDomains(a, b) && siblingCostRefusal(a, b).empty();
+  }
+
+  /// Why the target's cost model keeps siblings apart (empty: it does not):
+  /// both read through neighbour tables and gather no field in common.
+  std::string siblingCostRefusal(ApplyOp a, ApplyOp b) const {
+    if (weights.mergeUnrelatedGathers)
+      return "";
+    auto readsOfA = gatheredReads(a, a.getPoint());
+    auto readsOfB = gatheredReads(b, b.getPoint());
+    if (readsOfA.empty() || readsOfB.empty() ||
+        llvm::any_of(readsOfA, [&](const auto &read) { return llvm::is_contained(readsOfB, read); }))
+      return "";
+    return llvm::formatv("both read through neighbour tables ({0} and {1} field(s)) and share no "
+                         "gathered field; on the {2} target one kernel would keep all their "
+                         "address streams in registers",
+                         readsOfA.size(), readsOfB.size(), target)
+        .str();
   }
 
   void explain(ApplyOp at, const std::string &message) {

@@ -80,6 +80,54 @@ def LowerToKernels : Pass<"stn-lower-to-kernels", "::mlir::ModuleOp"> {
   let dependentDialects = ["::mlir::arith::ArithDialect", "::mlir::scf::SCFDialect"];
 }
 
+def SplitApplies : Pass<"stn-split-applies", "::mlir::ModuleOp"> {
+  let summary = "Splits an application into one per group of results that share no reads";
+  let description = [{
+    An application whose results are computed from separate reads (a stencil
+    returning several independent fields, or a `where` per output) becomes one
+    application per group of results that share a read of memory or a fold:
+    each part then fuses with its own producers, and map fusion decides per
+    target whether the parts become one kernel again (sibling fusion). Cheap
+    operations without reads (level and index tests, constants, arithmetic)
+    are copied into every part that uses them; results that share a read stay
+    together, so no read is repeated.
+
+    Before:
+    ```mlir
+    %r:2 = stn.apply on Cell[%lo : %hi] K[%a : %b]
+        -> !stn.temp<Cell x K x f64>, !stn.temp<Cell x K x f64> {
+    ^bb0(%p: !stn.point<Cell>):
+      %k = stn.level
+      %top = arith.cmpi eq, %k, %c0 : i32
+      %x = stn.load %u[%p, k] : !stn.field<Cell x K x f64>
+      %xs = arith.select %top, %x, %zero : f64
+      %y = stn.load %v[%p, k] : !stn.field<Cell x K x f64>
+      %ys = arith.select %top, %y, %zero : f64
+      stn.yield %xs, %ys : f64, f64
+    }
+    ```
+    After:
+    ```mlir
+    %r0 = stn.apply on Cell[%lo : %hi] K[%a : %b] -> !stn.temp<Cell x K x f64> {
+    ^bb0(%p: !stn.point<Cell>):
+      %k = stn.level
+      %top = arith.cmpi eq, %k, %c0 : i32
+      %x = stn.load %u[%p, k] : !stn.field<Cell x K x f64>
+      %xs = arith.select %top, %x, %zero : f64
+      stn.yield %xs : f64
+    }
+    %r1 = stn.apply on Cell[%lo : %hi] K[%a : %b] -> !stn.temp<Cell x K x f64> {
+    ^bb0(%p: !stn.point<Cell>):
+      %k = stn.level
+      %top = arith.cmpi eq, %k, %c0 : i32
+      %y = stn.load %v[%p, k] : !stn.field<Cell x K x f64>
+      %ys = arith.select %top, %y, %zero : f64
+      stn.yield %ys : f64
+    }
+    ```
+  }];
+}
+
 def MapFusion : Pass<"stn-map-fusion", "::mlir::ModuleOp"> {
   let summary = "Fuses producers into consumers and siblings into one application";
   let description = [{
@@ -109,7 +157,10 @@ def MapFusion : Pass<"stn-map-fusion", "::mlir::ModuleOp"> {
     Sibling fusion: applications on the same location over the same domain
     become one application (their inputs are loaded once, one launch), when
     the later one reads no result of the earlier and nothing in between
-    writes what it reads.
+    writes what it reads. On the `cpp` target two siblings that both read
+    through neighbour tables stay apart unless they gather a field in common:
+    scalar CPU code keeps an address stream per gathered field and neighbour,
+    and the merged kernel spills where its parts did not (docs/bench.md).
 
     Before:
     ```mlir

@@ -34,6 +34,7 @@ void buildNoneBeforeInference(OpPassManager &pm) { pm.addPass(createSplitWhere()
 void buildFuseAll(OpPassManager &pm) {
   pm.addPass(createRemoveRedundantArrays());
   pm.addPass(createFuseAcrossLists());
+  pm.addPass(createSplitApplies());
   pm.addPass(createMapFusion());
   pm.addPass(createMergeVertical());
   pm.addPass(createRemoveRedundantArrays());
@@ -69,6 +70,7 @@ std::string describeValidPipelines() {
   for (llvm::StringRef pass :
        {"stn-map-fusion{recompute=true bytes-weight=8 gather-weight=2}", "stn-merge-vertical",
         "stn-remove-redundant-arrays", "stn-fuse-across-lists{points-per-entry=100}",
+        "stn-split-applies",
         "stn-k-blocking{block=4 stencils=<regex>}",
         "stn-uniform-if", "stn-split-where (before inference: first in the list)",
         "canonicalize", "cse"})

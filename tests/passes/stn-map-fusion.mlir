@@ -476,3 +476,119 @@ module attributes {stn.target = "cpp"} {
     stn.return
   }
 }
+
+// -----
+
+// On CPUs, siblings that both read through neighbour tables but share no
+// gathered field stay apart (a gradient of w next to an update reading a
+// Laplacian at the neighbours): one scalar kernel would hold the address
+// streams of both. Siblings gathering the same field become one kernel.
+// CHECK-LABEL: stn.program @unrelated_gathers_on_cpu
+// CHECK: attributes {name = "update"}
+// CHECK: attributes {name = "gradient"}
+// CHECK-NOT: apply
+// CHECK: return
+module attributes {stn.target = "cpp"} {
+  stn.connectivity @C2E2CO : Cell -> Cell [4]
+  stn.program @unrelated_gathers_on_cpu(%lap: !stn.field<Cell x K x f64> {stn.name = "lap"},
+      %w: !stn.field<Cell x K x f64> {stn.name = "w"},
+      %a: !stn.field<Cell x K x f64> {stn.intent = 1 : i32, stn.name = "a"},
+      %b: !stn.field<Cell x K x f64> {stn.intent = 1 : i32, stn.name = "b"},
+      %lo: i32 {stn.name = "lo"}, %hi: i32 {stn.name = "hi"}, %k0: i32, %k1: i32) {
+    %u = stn.apply on Cell[%lo : %hi] K[%k0 : %k1] -> !stn.temp<Cell x K x f64> {
+    ^bb0(%p: !stn.point<Cell>):
+      %s = stn.reduce sum over @C2E2CO at %p : !stn.point<Cell> -> f64 {
+      ^bb0(%j: index, %n: !stn.point<Cell>):
+        %x = stn.load %lap[%n, k] : !stn.field<Cell x K x f64>
+        stn.yield %x : f64
+      }
+      stn.yield %s : f64
+    } attributes {name = "update"}
+    // expected-remark @+1 {{siblings not merged with 'update': both read through neighbour tables (1 and 1 field(s)) and share no gathered field; on the cpp target one kernel would keep all their address streams in registers}}
+    %g = stn.apply on Cell[%lo : %hi] K[%k0 : %k1] -> !stn.temp<Cell x K x f64> {
+    ^bb0(%p: !stn.point<Cell>):
+      %s = stn.reduce sum over @C2E2CO at %p : !stn.point<Cell> -> f64 {
+      ^bb0(%j: index, %n: !stn.point<Cell>):
+        %x = stn.load %w[%n, k] : !stn.field<Cell x K x f64>
+        stn.yield %x : f64
+      }
+      stn.yield %s : f64
+    } attributes {name = "gradient"}
+    stn.store %u to %a on Cell[%lo : %hi] K[%k0 : %k1] : !stn.temp<Cell x K x f64> to !stn.field<Cell x K x f64>
+    stn.store %g to %b on Cell[%lo : %hi] K[%k0 : %k1] : !stn.temp<Cell x K x f64> to !stn.field<Cell x K x f64>
+    stn.return
+  }
+}
+
+// -----
+
+// CHECK-LABEL: stn.program @shared_gathers_on_cpu
+// CHECK: attributes {name = "nabla2+gradient"}
+module attributes {stn.target = "cpp"} {
+  stn.connectivity @C2E2CO : Cell -> Cell [4]
+  stn.program @shared_gathers_on_cpu(%w: !stn.field<Cell x K x f64> {stn.name = "w"},
+      %g: !stn.field<Cell x C2E2CO[4] x f64> {stn.name = "g"},
+      %a: !stn.field<Cell x K x f64> {stn.intent = 1 : i32, stn.name = "a"},
+      %b: !stn.field<Cell x K x f64> {stn.intent = 1 : i32, stn.name = "b"},
+      %lo: i32 {stn.name = "lo"}, %hi: i32 {stn.name = "hi"}, %k0: i32, %k1: i32) {
+    // expected-remark @+1 {{fused siblings 'nabla2' and 'gradient' (same domain): one kernel}}
+    %u = stn.apply on Cell[%lo : %hi] K[%k0 : %k1] -> !stn.temp<Cell x K x f64> {
+    ^bb0(%p: !stn.point<Cell>):
+      %s = stn.reduce sum over @C2E2CO at %p : !stn.point<Cell> -> f64 {
+      ^bb0(%j: index, %n: !stn.point<Cell>):
+        %x = stn.load %w[%n, k] : !stn.field<Cell x K x f64>
+        stn.yield %x : f64
+      }
+      stn.yield %s : f64
+    } attributes {name = "nabla2"}
+    %v = stn.apply on Cell[%lo : %hi] K[%k0 : %k1] -> !stn.temp<Cell x K x f64> {
+    ^bb0(%p: !stn.point<Cell>):
+      %s = stn.reduce sum over @C2E2CO at %p : !stn.point<Cell> -> f64 {
+      ^bb0(%j: index, %n: !stn.point<Cell>):
+        %c = stn.load %g[%p, nbr %j] : !stn.field<Cell x C2E2CO[4] x f64>
+        %x = stn.load %w[%n, k] : !stn.field<Cell x K x f64>
+        %m = arith.mulf %c, %x : f64
+        stn.yield %m : f64
+      }
+      stn.yield %s : f64
+    } attributes {name = "gradient"}
+    stn.store %u to %a on Cell[%lo : %hi] K[%k0 : %k1] : !stn.temp<Cell x K x f64> to !stn.field<Cell x K x f64>
+    stn.store %v to %b on Cell[%lo : %hi] K[%k0 : %k1] : !stn.temp<Cell x K x f64> to !stn.field<Cell x K x f64>
+    stn.return
+  }
+}
+
+// -----
+
+// The CUDA target merges the same pair: threads hide the gathers' latency.
+// CHECK-LABEL: stn.program @unrelated_gathers_on_gpu
+// CHECK: attributes {name = "update+gradient"}
+stn.connectivity @C2E2CO : Cell -> Cell [4]
+stn.program @unrelated_gathers_on_gpu(%lap: !stn.field<Cell x K x f64> {stn.name = "lap"},
+    %w: !stn.field<Cell x K x f64> {stn.name = "w"},
+    %a: !stn.field<Cell x K x f64> {stn.intent = 1 : i32, stn.name = "a"},
+    %b: !stn.field<Cell x K x f64> {stn.intent = 1 : i32, stn.name = "b"},
+    %lo: i32 {stn.name = "lo"}, %hi: i32 {stn.name = "hi"}, %k0: i32, %k1: i32) {
+  // expected-remark @+1 {{fused siblings 'update' and 'gradient' (same domain): one kernel}}
+  %u = stn.apply on Cell[%lo : %hi] K[%k0 : %k1] -> !stn.temp<Cell x K x f64> {
+  ^bb0(%p: !stn.point<Cell>):
+    %s = stn.reduce sum over @C2E2CO at %p : !stn.point<Cell> -> f64 {
+    ^bb0(%j: index, %n: !stn.point<Cell>):
+      %x = stn.load %lap[%n, k] : !stn.field<Cell x K x f64>
+      stn.yield %x : f64
+    }
+    stn.yield %s : f64
+  } attributes {name = "update"}
+  %g = stn.apply on Cell[%lo : %hi] K[%k0 : %k1] -> !stn.temp<Cell x K x f64> {
+  ^bb0(%p: !stn.point<Cell>):
+    %s = stn.reduce sum over @C2E2CO at %p : !stn.point<Cell> -> f64 {
+    ^bb0(%j: index, %n: !stn.point<Cell>):
+      %x = stn.load %w[%n, k] : !stn.field<Cell x K x f64>
+      stn.yield %x : f64
+    }
+    stn.yield %s : f64
+  } attributes {name = "gradient"}
+  stn.store %u to %a on Cell[%lo : %hi] K[%k0 : %k1] : !stn.temp<Cell x K x f64> to !stn.field<Cell x K x f64>
+  stn.store %g to %b on Cell[%lo : %hi] K[%k0 : %k1] : !stn.temp<Cell x K x f64> to !stn.field<Cell x K x f64>
+  stn.return
+}

@@ -1043,7 +1043,7 @@ def pipelines(seed: int, index: int, stencils: list[str]) -> list[str]:
 
 def _random_pass(rng: random.Random, stencils: list[str]) -> str:
     kind = _weighted(rng, [(4, "map"), (2, "merge"), (2, "redundant"), (3, "kblock"), (2, "cse"),
-                           (2, "canonicalize"), (1, "fuse-all"), (1, "lists")])
+                           (2, "canonicalize"), (1, "fuse-all"), (1, "lists"), (2, "split")])
     if kind == "lists":
         return f"stn-fuse-across-lists{{points-per-entry={rng.choice((1, 3, 100))}}}"
     if kind == "map":
@@ -1063,4 +1063,5 @@ def _random_pass(rng: random.Random, stencils: list[str]) -> str:
             options.append(f"stencils={rng.choice(stencils)}")
         return "stn-k-blocking{" + " ".join(options) + "}"
     return {"merge": "stn-merge-vertical", "redundant": "stn-remove-redundant-arrays",
-            "cse": "cse", "canonicalize": "canonicalize", "fuse-all": "fuse-all"}[kind]
+            "cse": "cse", "canonicalize": "canonicalize", "fuse-all": "fuse-all",
+            "split": "stn-split-applies"}[kind]
