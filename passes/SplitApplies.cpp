@@ -6,7 +6,6 @@
 #include "mlir/IR/IRMapping.h"
 #include "mlir/Interfaces/SideEffectInterfaces.h"
 #include "llvm/ADT/EquivalenceClasses.h"
-#include "llvm/ADT/SetVector.h"
 
 #include <map>
 #include <tuple>
@@ -59,8 +58,7 @@ std::optional<ReadKey> readKey(LoadOp load, Value centre) {
   if (auto neighbor = point ? point.getDefiningOp<NeighborOp>() : nullptr) {
     through = neighbor.getConn().str();
     slot = neighbor.getIndex();
-  }
-  else if (auto argument = dyn_cast_or_null<BlockArgument>(point); argument && point != centre)
+  } else if (auto argument = dyn_cast_or_null<BlockArgument>(point); argument && point != centre)
     if (auto reduce = dyn_cast<ReduceOp>(argument.getOwner()->getParentOp()))
       through = reduce.getConn().str();
   if (point && point != centre && through.empty())
@@ -132,9 +130,8 @@ bool splitApply(ApplyOp apply) {
       types.push_back(apply.getResult(i).getType());
       needed.insert(slices[i].begin(), slices[i].end());
     }
-    auto part = builder.create<ApplyOp>(apply.getLoc(), types, apply.getLocation(),
-                                        apply.getHlb(), apply.getHub(), apply.getKlb(),
-                                        apply.getKub());
+    auto part = builder.create<ApplyOp>(apply.getLoc(), types, apply.getLocation(), apply.getHlb(),
+                                        apply.getHub(), apply.getKlb(), apply.getKub());
     if (Value points = apply.getPoints())
       part.setPointList(points);
     part.setNameAttr(apply.getNameAttr());
