@@ -50,8 +50,8 @@ const NamedPipeline kNamedPipelines[] = {
      "ICON's OpenACC loop structure",
      buildNone, buildNoneBeforeInference},
     {"fuse-all",
-     "redundant-array removal, fusion across point-list updates, map fusion with "
-     "recomputation, vertical merging, branches on uniform conditions",
+     "redundant-array removal, fusion across point-list updates, result splitting, map "
+     "fusion with recomputation, vertical merging, branches on uniform conditions",
      buildFuseAll},
 };
 
