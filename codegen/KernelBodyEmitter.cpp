@@ -127,17 +127,6 @@ template <typename T> static void addUnique(SmallVectorImpl<T> &list, const T &i
     list.push_back(item);
 }
 
-/// The connectivity through which `point` was reached, if it is a neighbour.
-static std::optional<StringRef> neighborTable(Value point) {
-  if (auto neighbor = point.getDefiningOp<NeighborOp>())
-    return neighbor.getConn();
-  if (auto argument = dyn_cast<BlockArgument>(point))
-    if (auto reduce = dyn_cast<ReduceOp>(argument.getOwner()->getParentOp()))
-      if (argument == reduce.getNeighbor())
-        return reduce.getConn();
-  return std::nullopt;
-}
-
 BlockedGathers BlockedGathers::of(KernelOp kernel) {
   BlockedGathers gathers;
   kernel.walk([&](LoadOp load) {

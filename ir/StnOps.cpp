@@ -59,6 +59,16 @@ bool mayBeMissing(Value point) {
   return true;
 }
 
+std::optional<StringRef> neighborTable(Value point) {
+  if (auto neighbor = point.getDefiningOp<NeighborOp>())
+    return neighbor.getConn();
+  if (auto argument = dyn_cast<BlockArgument>(point))
+    if (auto reduce = dyn_cast<ReduceOp>(argument.getOwner()->getParentOp()))
+      if (argument == reduce.getNeighbor())
+        return reduce.getConn();
+  return std::nullopt;
+}
+
 } // namespace fusec::stn
 
 //===----------------------------------------------------------------------===//

@@ -44,6 +44,10 @@ ConnectivityOp lookupConnectivity(mlir::Operation *from, mlir::FlatSymbolRefAttr
 /// may be missing, may be; anything else is assumed to be.
 bool mayBeMissing(mlir::Value point);
 
+/// The connectivity through which `point` was reached, if it is a neighbour
+/// (of a `stn.neighbor` or the neighbour a reduction visits).
+std::optional<llvm::StringRef> neighborTable(mlir::Value point);
+
 /// The name the stencil author knows a field buffer by: its program
 /// parameter's `stn.name` or its `var`'s name; empty when it has neither.
 llvm::StringRef fieldName(mlir::Value field);

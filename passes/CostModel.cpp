@@ -86,13 +86,7 @@ SmallVector<std::pair<Value, StringRef>> gatheredReads(Operation *root, Value po
     Value at = load.getPoint();
     if (!at || at == point)
       return;
-    StringRef table;
-    if (auto neighbor = at.getDefiningOp<NeighborOp>())
-      table = neighbor.getConn();
-    else if (auto argument = dyn_cast<BlockArgument>(at))
-      if (auto reduce = dyn_cast<ReduceOp>(argument.getOwner()->getParentOp()))
-        table = reduce.getConn();
-    std::pair<Value, StringRef> read{load.getField(), table};
+    std::pair<Value, StringRef> read{load.getField(), neighborTable(at).value_or("")};
     if (!llvm::is_contained(reads, read))
       reads.push_back(read);
   });

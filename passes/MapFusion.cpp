@@ -53,8 +53,8 @@ public:
     SmallVector<ApplyOp> all = applies();
     for (auto [i, earlier] : llvm::enumerate(all))
       for (ApplyOp later : llvm::ArrayRef(all).drop_front(i + 1))
-        if (std::string why = siblingCostRefusal(earlier, later);
-            !why.empty() && sameDomains(earlier, later))
+        if (std::string why = sameDomains(earlier, later) ? siblingCostRefusal(earlier, later) : "";
+            !why.empty())
           explain(later, "siblings not merged with " + describeApply(earlier) + ": " + why);
   }
 

@@ -52,17 +52,17 @@ using ReadKey = std::tuple<const void *, std::string, const void *, int64_t>;
 std::optional<ReadKey> readKey(LoadOp load, Value centre) {
   if (load.getDynOffset())
     return std::nullopt; // a data-dependent level: never the same read
-  std::string through;
-  Value slot; // which neighbour, where the point is one
   Value point = load.getPoint();
-  if (auto neighbor = point ? point.getDefiningOp<NeighborOp>() : nullptr) {
-    through = neighbor.getConn().str();
-    slot = neighbor.getIndex();
-  } else if (auto argument = dyn_cast_or_null<BlockArgument>(point); argument && point != centre)
-    if (auto reduce = dyn_cast<ReduceOp>(argument.getOwner()->getParentOp()))
-      through = reduce.getConn().str();
-  if (point && point != centre && through.empty())
-    return std::nullopt;
+  std::string through;
+  Value slot; // which neighbour, where the point names one
+  if (point && point != centre) {
+    std::optional<StringRef> table = neighborTable(point);
+    if (!table)
+      return std::nullopt;
+    through = table->str();
+    if (auto neighbor = point.getDefiningOp<NeighborOp>())
+      slot = neighbor.getIndex();
+  }
   return ReadKey{load.getField().getAsOpaquePointer(), through, slot.getAsOpaquePointer(),
                  load.getLevelOffset()};
 }
