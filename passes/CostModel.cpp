@@ -8,6 +8,7 @@
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/IR/BuiltinOps.h"
+#include "mlir/IR/Matchers.h"
 
 using namespace mlir;
 using namespace fusec::stn;
@@ -28,8 +29,10 @@ CostWeights costWeightsFor(StringRef target) {
   // measured on a GPU yet; gathers are priced as loads (threads hide their latency)
   // and a byte as 8 units, the weights the model had before it knew targets.
   if (target == "cpp")
-    return {/*load=*/2, /*gather=*/26, /*bytes=*/5, /*mergeUnrelatedGathers=*/false};
-  return {/*load=*/2, /*gather=*/2, /*bytes=*/8, /*mergeUnrelatedGathers=*/true};
+    return {/*load=*/2, /*gather=*/26, /*bytes=*/5, /*mergeUnrelatedGathers=*/false,
+            /*addressStreams=*/20};
+  return {/*load=*/2, /*gather=*/2, /*bytes=*/8, /*mergeUnrelatedGathers=*/true,
+          /*addressStreams=*/0};
 }
 
 /// The work of `root`'s region per point `point`; see CostModel.h.
@@ -91,6 +94,49 @@ SmallVector<std::pair<Value, StringRef>> gatheredReads(Operation *root, Value po
       reads.push_back(read);
   });
   return reads;
+}
+
+/// The neighbour slots `index` stands for once folds are unrolled: a
+/// constant, every slot of the fold whose slot it is, or one unknown (-1).
+static SmallVector<int64_t> slotsOf(Value index) {
+  if (llvm::APInt constant; matchPattern(index, m_ConstantInt(&constant)))
+    return {constant.getSExtValue()};
+  if (auto argument = dyn_cast<BlockArgument>(index))
+    if (auto reduce = dyn_cast<ReduceOp>(argument.getOwner()->getParentOp()))
+      if (argument == reduce.getSlot() || argument == reduce.getNeighbor())
+        if (ConnectivityOp conn = lookupConnectivity(reduce, reduce.getConnAttr()))
+          return llvm::to_vector(llvm::seq<int64_t>(0, conn.getSize()));
+  return {-1};
+}
+
+SmallVector<AddressStream> addressStreams(Operation *root, Value point) {
+  SmallVector<AddressStream> streams;
+  auto add = [&](AddressStream stream) {
+    if (!llvm::is_contained(streams, stream))
+      streams.push_back(stream);
+  };
+  root->walk([&](LoadOp load) {
+    Value at = load.getPoint();
+    if (!at)
+      return; // a field of levels only: one value per level, hoisted
+    const void *field = load.getField().getAsOpaquePointer();
+    int64_t offset = load.getLevelOffset();
+    if (at != point) {
+      std::optional<StringRef> table = neighborTable(at);
+      SmallVector<int64_t> slots{-1};
+      if (auto neighbor = at.getDefiningOp<NeighborOp>())
+        slots = slotsOf(neighbor.getIndex());
+      else if (table)
+        slots = slotsOf(at);
+      for (int64_t slot : slots)
+        add({nullptr, table.value_or("").str(), slot, 0});
+      add({field, "gathered", -1, offset}); // the table's entry is the index
+      return;
+    }
+    for (int64_t slot : load.getNbr() ? slotsOf(load.getNbr()) : SmallVector<int64_t>{-1})
+      add({field, "", slot, offset});
+  });
+  return streams;
 }
 
 int64_t countGathers(Operation *root, Value point) {

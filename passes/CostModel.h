@@ -16,9 +16,12 @@
 
 #include "ir/StnOps.h"
 
+#include "llvm/ADT/SmallVector.h"
 #include "llvm/ADT/StringRef.h"
 
 #include <cstdint>
+#include <string>
+#include <tuple>
 
 namespace fusec {
 
@@ -31,6 +34,11 @@ struct CostWeights {
   /// stream per gathered field and neighbour in registers, and the merged
   /// kernel spills where its parts did not (docs/bench.md).
   bool mergeUnrelatedGathers;
+  /// How many address streams one kernel may advance before its point loop
+  /// spills them (0: no limit). Scalar CPU code keeps a pointer per field,
+  /// level offset, neighbour slot and table slot in the 16 general registers;
+  /// fusion that pushes a kernel past this is refused (docs/bench.md).
+  int64_t addressStreams;
 };
 
 /// The code a module is optimised for: its `stn.target` attribute, else
@@ -67,6 +75,14 @@ RecomputationCost recomputationCost(stn::ApplyOp producer, mlir::Value result, i
 /// program order (each pair once).
 llvm::SmallVector<std::pair<mlir::Value, llvm::StringRef>> gatheredReads(mlir::Operation *root,
                                                                          mlir::Value point);
+/// One address the point loop of `root`'s kernel advances: a field (by its
+/// value) at a level offset and neighbour slot, read at the point or gathered,
+/// or a slot of a neighbour table. Comparable across applications of one program.
+using AddressStream = std::tuple<const void *, std::string, int64_t, int64_t>;
+/// The address streams of `root`'s reads once its folds are unrolled, each
+/// once, in program order; fields without a horizontal location are hoisted
+/// out of the point loop and not counted.
+llvm::SmallVector<AddressStream> addressStreams(mlir::Operation *root, mlir::Value point);
 /// Reads at another point than `root`'s own (through neighbour tables) per
 /// point of `root`, an application or a kernel.
 int64_t countGathers(mlir::Operation *root, mlir::Value point);

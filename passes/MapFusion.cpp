@@ -115,6 +115,8 @@ private:
         why = interference;
       else if (load.getPoint() != consumer.getPoint() && !recompute)
         why = "it is read through a neighbour table and recomputation is off";
+      else if (load.getPoint() == consumer.getPoint())
+        why = streamRefusal(producer, consumer, result);
       if (!why.empty()) {
         sites.allInlinable = false;
         if (sites.refusal.empty())
@@ -218,9 +220,37 @@ private:
     return sameDomains(a, b) && siblingCostRefusal(a, b).empty();
   }
 
+  /// Why one kernel of `a` and `b` would advance more address streams than
+  /// the target keeps in registers (empty: it would not, or no more than one
+  /// of them alone); `linking` (the temporary `b` reads from `a`) goes away.
+  std::string streamRefusal(ApplyOp a, ApplyOp b, Value linking = nullptr) const {
+    if (weights.addressStreams <= 0)
+      return "";
+    auto streamsOfA = addressStreams(a, a.getPoint());
+    auto streamsOfB = addressStreams(b, b.getPoint());
+    SmallVector<AddressStream> merged;
+    for (const AddressStream &stream : llvm::concat<AddressStream>(streamsOfA, streamsOfB))
+      if (!llvm::is_contained(merged, stream) &&
+          std::get<0>(stream) != linking.getAsOpaquePointer())
+        merged.push_back(stream);
+    // Every result is a stream written; a producer's goes away with it.
+    int64_t partA = streamsOfA.size() + a.getNumResults();
+    int64_t partB = streamsOfB.size() + b.getNumResults();
+    int64_t together = merged.size() + b.getNumResults() + (linking ? 0 : a.getNumResults());
+    if (together <= weights.addressStreams || together <= std::max(partA, partB))
+      return "";
+    return llvm::formatv("one kernel would advance {0} address streams ({1} and {2} apart), more "
+                         "than the {3} the {4} target keeps in registers",
+                         together, partA, partB, weights.addressStreams, target)
+        .str();
+  }
+
   /// Why the target's cost model keeps siblings apart (empty: it does not):
-  /// both read through neighbour tables and gather no field in common.
+  /// one kernel would advance too many address streams, or both read through
+  /// neighbour tables and gather no field in common.
   std::string siblingCostRefusal(ApplyOp a, ApplyOp b) const {
+    if (std::string why = streamRefusal(a, b); !why.empty())
+      return why;
     if (weights.mergeUnrelatedGathers)
       return "";
     auto readsOfA = gatheredReads(a, a.getPoint());
@@ -255,6 +285,8 @@ struct MapFusionPass : public fusec::impl::MapFusionBase<MapFusionPass> {
       weights.bytes = bytesWeight;
     if (gatherWeight >= 0)
       weights.gather = gatherWeight;
+    if (addressStreams >= 0)
+      weights.addressStreams = addressStreams;
     getOperation().walk([&](ProgramOp program) {
       MapFusion(program, recompute, weights, target).run();
     });

@@ -162,6 +162,13 @@ def MapFusion : Pass<"stn-map-fusion", "::mlir::ModuleOp"> {
     scalar CPU code keeps an address stream per gathered field and neighbour,
     and the merged kernel spills where its parts did not (docs/bench.md).
 
+    On a target with a limit on address streams (`cpp`: 20, option
+    `address-streams`), a producer read at the centre and siblings stay
+    apart when one kernel of both would advance more streams (a pointer per
+    field, level offset and neighbour slot, per neighbour-table slot, and
+    per result) than the limit and than either alone: scalar CPU code keeps
+    them in the general registers and spills past them.
+
     Before:
     ```mlir
     %t = stn.apply on Cell[%lo : %hi] K[%a : %b] -> !stn.temp<Cell x K x f64> {
@@ -193,6 +200,9 @@ def MapFusion : Pass<"stn-map-fusion", "::mlir::ModuleOp"> {
            "Work units one byte of DRAM traffic is worth (default: the target's)">,
     Option<"gatherWeight", "gather-weight", "int64_t", /*default=*/"-1",
            "Work units one read through a neighbour table is worth (default: the target's)">,
+    Option<"addressStreams", "address-streams", "int64_t", /*default=*/"-1",
+           "Address streams one kernel may advance; fusion past it is refused (0: no limit; "
+           "default: the target's)">,
   ];
   let dependentDialects = ["::mlir::arith::ArithDialect", "::mlir::scf::SCFDialect"];
 }

@@ -1,6 +1,7 @@
 // RUN: %fusec-opt %s -split-input-file -stn-map-fusion -Rpass=stn-map-fusion -mlir-print-op-on-diagnostic=false -verify-diagnostics | FileCheck %s
 // RUN: %fusec-opt %s -split-input-file -stn-map-fusion="bytes-weight=0" -mlir-print-op-on-diagnostic=false | FileCheck %s --check-prefix=NOCOST
 // RUN: %fusec-opt %s -split-input-file -stn-map-fusion="gather-weight=2" -mlir-print-op-on-diagnostic=false | FileCheck %s --check-prefix=GATHER2
+// RUN: %fusec-opt %s -split-input-file -stn-map-fusion="address-streams=0" -mlir-print-op-on-diagnostic=false | FileCheck %s --check-prefix=STREAMS0
 
 
 // Centre read at K-1: the producer is cloned at the shifted level.
@@ -591,4 +592,110 @@ stn.program @unrelated_gathers_on_gpu(%lap: !stn.field<Cell x K x f64> {stn.name
   stn.store %u to %a on Cell[%lo : %hi] K[%k0 : %k1] : !stn.temp<Cell x K x f64> to !stn.field<Cell x K x f64>
   stn.store %g to %b on Cell[%lo : %hi] K[%k0 : %k1] : !stn.temp<Cell x K x f64> to !stn.field<Cell x K x f64>
   stn.return
+}
+
+// -----
+
+// On CPUs a producer read once at the centre stays apart when one kernel would
+// advance more address streams than the target's limit (20 on cpp) and more
+// than either part: the gathering producer keeps 17 pointers (4 table slots,
+// the gathered field, 3 coefficients x 4 slots) and a result, the consumer
+// brings 4 fields of its own. Without a limit it is fused.
+// CHECK-LABEL: stn.program @too_many_streams_on_cpu
+// CHECK: attributes {name = "nabla4"}
+// CHECK: attributes {name = "update"}
+// STREAMS0-LABEL: stn.program @too_many_streams_on_cpu
+// STREAMS0-NOT: name = "nabla4"
+// STREAMS0: attributes {name = "update"}
+module attributes {stn.target = "cpp"} {
+  stn.connectivity @C2E2CO : Cell -> Cell [4]
+  stn.program @too_many_streams_on_cpu(%w: !stn.field<Cell x K x f64> {stn.name = "w"},
+      %g1: !stn.field<Cell x C2E2CO[4] x f64> {stn.name = "g1"},
+      %g2: !stn.field<Cell x C2E2CO[4] x f64> {stn.name = "g2"},
+      %g3: !stn.field<Cell x C2E2CO[4] x f64> {stn.name = "g3"},
+      %f1: !stn.field<Cell x K x f64> {stn.name = "f1"},
+      %f2: !stn.field<Cell x K x f64> {stn.name = "f2"},
+      %f3: !stn.field<Cell x K x f64> {stn.name = "f3"},
+      %f4: !stn.field<Cell x K x f64> {stn.name = "f4"},
+      %out: !stn.field<Cell x K x f64> {stn.intent = 1 : i32, stn.name = "out"},
+      %lo: i32 {stn.name = "lo"}, %hi: i32 {stn.name = "hi"}, %k0: i32, %k1: i32) {
+    // expected-remark @+1 {{not fused into 'update': one kernel would advance 22 address streams (18 and 6 apart), more than the 20 the cpp target keeps in registers}}
+    %t = stn.apply on Cell[%lo : %hi] K[%k0 : %k1] -> !stn.temp<Cell x K x f64> {
+    ^bb0(%p: !stn.point<Cell>):
+      %s = stn.reduce sum over @C2E2CO at %p : !stn.point<Cell> -> f64 {
+      ^bb0(%j: index, %n: !stn.point<Cell>):
+        %c1 = stn.load %g1[%p, nbr %j] : !stn.field<Cell x C2E2CO[4] x f64>
+        %c2 = stn.load %g2[%p, nbr %j] : !stn.field<Cell x C2E2CO[4] x f64>
+        %c3 = stn.load %g3[%p, nbr %j] : !stn.field<Cell x C2E2CO[4] x f64>
+        %x = stn.load %w[%n, k] : !stn.field<Cell x K x f64>
+        %m1 = arith.mulf %c1, %x : f64
+        %m2 = arith.mulf %c2, %m1 : f64
+        %m3 = arith.mulf %c3, %m2 : f64
+        stn.yield %m3 : f64
+      }
+      stn.yield %s : f64
+    } attributes {name = "nabla4"}
+    %u = stn.apply on Cell[%lo : %hi] K[%k0 : %k1] -> !stn.temp<Cell x K x f64> {
+    ^bb0(%p: !stn.point<Cell>):
+      %v = stn.load %t[%p, k] : !stn.temp<Cell x K x f64>
+      %a = stn.load %f1[%p, k] : !stn.field<Cell x K x f64>
+      %b = stn.load %f2[%p, k] : !stn.field<Cell x K x f64>
+      %c = stn.load %f3[%p, k] : !stn.field<Cell x K x f64>
+      %d = stn.load %f4[%p, k] : !stn.field<Cell x K x f64>
+      %x = arith.mulf %v, %a : f64
+      %y = arith.mulf %b, %c : f64
+      %z = arith.addf %x, %y : f64
+      %r = arith.addf %z, %d : f64
+      stn.yield %r : f64
+    } attributes {name = "update"}
+    stn.store %u to %out on Cell[%lo : %hi] K[%k0 : %k1] : !stn.temp<Cell x K x f64> to !stn.field<Cell x K x f64>
+    stn.return
+  }
+}
+
+// -----
+
+// A consumer that brings one field of its own keeps the kernel within the
+// limit (19 streams): fused.
+// CHECK-LABEL: stn.program @few_streams_on_cpu
+// CHECK-NOT: name = "nabla4"
+// CHECK: attributes {name = "update"}
+module attributes {stn.target = "cpp"} {
+  stn.connectivity @C2E2CO : Cell -> Cell [4]
+  stn.program @few_streams_on_cpu(%w: !stn.field<Cell x K x f64> {stn.name = "w"},
+      %g1: !stn.field<Cell x C2E2CO[4] x f64> {stn.name = "g1"},
+      %g2: !stn.field<Cell x C2E2CO[4] x f64> {stn.name = "g2"},
+      %g3: !stn.field<Cell x C2E2CO[4] x f64> {stn.name = "g3"},
+      %f1: !stn.field<Cell x K x f64> {stn.name = "f1"},
+      %f2: !stn.field<Cell x K x f64> {stn.name = "f2"},
+      %f3: !stn.field<Cell x K x f64> {stn.name = "f3"},
+      %f4: !stn.field<Cell x K x f64> {stn.name = "f4"},
+      %out: !stn.field<Cell x K x f64> {stn.intent = 1 : i32, stn.name = "out"},
+      %lo: i32 {stn.name = "lo"}, %hi: i32 {stn.name = "hi"}, %k0: i32, %k1: i32) {
+    // expected-remark @+1 {{fused 'nabla4' into its readers: 1 read(s) at the centre}}
+    %t = stn.apply on Cell[%lo : %hi] K[%k0 : %k1] -> !stn.temp<Cell x K x f64> {
+    ^bb0(%p: !stn.point<Cell>):
+      %s = stn.reduce sum over @C2E2CO at %p : !stn.point<Cell> -> f64 {
+      ^bb0(%j: index, %n: !stn.point<Cell>):
+        %c1 = stn.load %g1[%p, nbr %j] : !stn.field<Cell x C2E2CO[4] x f64>
+        %c2 = stn.load %g2[%p, nbr %j] : !stn.field<Cell x C2E2CO[4] x f64>
+        %c3 = stn.load %g3[%p, nbr %j] : !stn.field<Cell x C2E2CO[4] x f64>
+        %x = stn.load %w[%n, k] : !stn.field<Cell x K x f64>
+        %m1 = arith.mulf %c1, %x : f64
+        %m2 = arith.mulf %c2, %m1 : f64
+        %m3 = arith.mulf %c3, %m2 : f64
+        stn.yield %m3 : f64
+      }
+      stn.yield %s : f64
+    } attributes {name = "nabla4"}
+    %u = stn.apply on Cell[%lo : %hi] K[%k0 : %k1] -> !stn.temp<Cell x K x f64> {
+    ^bb0(%p: !stn.point<Cell>):
+      %v = stn.load %t[%p, k] : !stn.temp<Cell x K x f64>
+      %a = stn.load %f1[%p, k] : !stn.field<Cell x K x f64>
+      %x = arith.mulf %v, %a : f64
+      stn.yield %x : f64
+    } attributes {name = "update"}
+    stn.store %u to %out on Cell[%lo : %hi] K[%k0 : %k1] : !stn.temp<Cell x K x f64> to !stn.field<Cell x K x f64>
+    stn.return
+  }
 }

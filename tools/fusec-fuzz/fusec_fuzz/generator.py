@@ -1054,6 +1054,8 @@ def _random_pass(rng: random.Random, stencils: list[str]) -> str:
             options.append(f"gather-weight={rng.choice((0, 2, 8, 38))}")
         if rng.random() < 0.5:
             options.append(f"recompute={rng.choice(('true', 'false'))}")
+        if rng.random() < 0.3:
+            options.append(f"address-streams={rng.choice((0, 4, 12, 20))}")
         return "stn-map-fusion" + ("{" + " ".join(options) + "}" if options else "")
     if kind == "kblock":
         options = [f"block={rng.choice((1, 2, 3, 4, 8))}"]
