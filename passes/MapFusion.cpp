@@ -53,7 +53,9 @@ public:
     SmallVector<ApplyOp> all = applies();
     for (auto [i, earlier] : llvm::enumerate(all))
       for (ApplyOp later : llvm::ArrayRef(all).drop_front(i + 1))
-        if (std::string why = sameDomains(earlier, later) ? siblingCostRefusal(earlier, later) : "";
+        if (std::string why = sameDomains(earlier, later) && !readsResultOf(later, earlier)
+                                  ? siblingCostRefusal(earlier, later)
+                                  : "";
             !why.empty())
           explain(later, "siblings not merged with " + describeApply(earlier) + ": " + why);
   }
@@ -231,7 +233,7 @@ private:
     SmallVector<AddressStream> merged;
     for (const AddressStream &stream : llvm::concat<AddressStream>(streamsOfA, streamsOfB))
       if (!llvm::is_contained(merged, stream) &&
-          std::get<0>(stream) != linking.getAsOpaquePointer())
+          !(linking && std::get<0>(stream) == linking.getAsOpaquePointer()))
         merged.push_back(stream);
     // Every result is a stream written; a producer's goes away with it.
     int64_t partA = streamsOfA.size() + a.getNumResults();

@@ -699,3 +699,58 @@ module attributes {stn.target = "cpp"} {
     stn.return
   }
 }
+
+// -----
+
+// Siblings count their table slots too: the gathering one (18 streams with its
+// result) and one reading four fields (5) would make 23.
+// CHECK-LABEL: stn.program @sibling_streams_on_cpu
+// CHECK: attributes {name = "nabla4"}
+// CHECK: attributes {name = "update"}
+// STREAMS0-LABEL: stn.program @sibling_streams_on_cpu
+// STREAMS0: attributes {name = "nabla4+update"}
+module attributes {stn.target = "cpp"} {
+  stn.connectivity @C2E2CO : Cell -> Cell [4]
+  stn.program @sibling_streams_on_cpu(%w: !stn.field<Cell x K x f64> {stn.name = "w"},
+      %g1: !stn.field<Cell x C2E2CO[4] x f64> {stn.name = "g1"},
+      %g2: !stn.field<Cell x C2E2CO[4] x f64> {stn.name = "g2"},
+      %g3: !stn.field<Cell x C2E2CO[4] x f64> {stn.name = "g3"},
+      %f1: !stn.field<Cell x K x f64> {stn.name = "f1"},
+      %f2: !stn.field<Cell x K x f64> {stn.name = "f2"},
+      %f3: !stn.field<Cell x K x f64> {stn.name = "f3"},
+      %f4: !stn.field<Cell x K x f64> {stn.name = "f4"},
+      %out: !stn.field<Cell x K x f64> {stn.intent = 1 : i32, stn.name = "out"},
+      %lo: i32 {stn.name = "lo"}, %hi: i32 {stn.name = "hi"}, %k0: i32, %k1: i32,
+      %out2: !stn.field<Cell x K x f64> {stn.intent = 1 : i32, stn.name = "out2"}) {
+    %t = stn.apply on Cell[%lo : %hi] K[%k0 : %k1] -> !stn.temp<Cell x K x f64> {
+    ^bb0(%p: !stn.point<Cell>):
+      %s = stn.reduce sum over @C2E2CO at %p : !stn.point<Cell> -> f64 {
+      ^bb0(%j: index, %n: !stn.point<Cell>):
+        %c1 = stn.load %g1[%p, nbr %j] : !stn.field<Cell x C2E2CO[4] x f64>
+        %c2 = stn.load %g2[%p, nbr %j] : !stn.field<Cell x C2E2CO[4] x f64>
+        %c3 = stn.load %g3[%p, nbr %j] : !stn.field<Cell x C2E2CO[4] x f64>
+        %x = stn.load %w[%n, k] : !stn.field<Cell x K x f64>
+        %m1 = arith.mulf %c1, %x : f64
+        %m2 = arith.mulf %c2, %m1 : f64
+        %m3 = arith.mulf %c3, %m2 : f64
+        stn.yield %m3 : f64
+      }
+      stn.yield %s : f64
+    } attributes {name = "nabla4"}
+    // expected-remark @+1 {{siblings not merged with 'nabla4': one kernel would advance 23 address streams (18 and 5 apart), more than the 20 the cpp target keeps in registers}}
+    %u = stn.apply on Cell[%lo : %hi] K[%k0 : %k1] -> !stn.temp<Cell x K x f64> {
+    ^bb0(%p: !stn.point<Cell>):
+      %a = stn.load %f1[%p, k] : !stn.field<Cell x K x f64>
+      %b = stn.load %f2[%p, k] : !stn.field<Cell x K x f64>
+      %c = stn.load %f3[%p, k] : !stn.field<Cell x K x f64>
+      %d = stn.load %f4[%p, k] : !stn.field<Cell x K x f64>
+      %x = arith.mulf %a, %b : f64
+      %y = arith.mulf %c, %d : f64
+      %r = arith.addf %x, %y : f64
+      stn.yield %r : f64
+    } attributes {name = "update"}
+    stn.store %t to %out on Cell[%lo : %hi] K[%k0 : %k1] : !stn.temp<Cell x K x f64> to !stn.field<Cell x K x f64>
+    stn.store %u to %out2 on Cell[%lo : %hi] K[%k0 : %k1] : !stn.temp<Cell x K x f64> to !stn.field<Cell x K x f64>
+    stn.return
+  }
+}
