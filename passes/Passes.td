@@ -696,6 +696,13 @@ def UnswitchKernels : Pass<"stn-unswitch-kernels", "::mlir::ModuleOp"> {
     and the condition: `<kernel>.if_<argument>` and `<kernel>.unless_<argument>`
     (`condition` when it is not a program argument).
 
+    Then, for every branch on the host (these and the program's own), the
+    kernels right before it whose temporaries only one side reads move into
+    that side, nearest first, so the other side no longer computes them:
+    without `apply_zdiffusion_t`, theta's program skips the Laplacian and the
+    steep-point correction only the other side uses. A kernel that writes a
+    program argument, or a temporary read outside that side, stays.
+
     Before:
     ```mlir
     stn.kernel "vn" on Edge[%lo : %hi] K[%c0 : %n] {
@@ -728,6 +735,7 @@ def UnswitchKernels : Pass<"stn-unswitch-kernels", "::mlir::ModuleOp"> {
   ];
   let statistics = [
     Statistic<"numUnswitched", "unswitched", "Kernels split on a uniform condition">,
+    Statistic<"numSunk", "sunk", "Kernels moved into the only side that reads their results">,
   ];
   let dependentDialects = ["::mlir::scf::SCFDialect"];
 }

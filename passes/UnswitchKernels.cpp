@@ -66,6 +66,62 @@ std::string describeCondition(Value condition) {
   return "condition";
 }
 
+/// The side of `branch` (0 then, 1 else) that holds every use of `buffer`
+/// outside `producer`, if one side holds them all.
+std::optional<unsigned> onlySideUsing(Value buffer, KernelOp producer, scf::IfOp branch) {
+  std::optional<unsigned> side;
+  for (Operation *user : buffer.getUsers()) {
+    if (producer->isAncestor(user))
+      continue;
+    unsigned index;
+    if (branch.getThenRegion().isAncestor(user->getParentRegion()))
+      index = 0;
+    else if (branch.getElseRegion().isAncestor(user->getParentRegion()))
+      index = 1;
+    else
+      return std::nullopt;
+    if (side && *side != index)
+      return std::nullopt;
+    side = index;
+  }
+  return side;
+}
+
+/// Moves the kernels just before `branch` whose results only one side reads
+/// into that side, nearest first: the other side no longer computes them.
+/// Only temporaries (`stn.alloc`) qualify; nothing runs between such a
+/// kernel and the branch, so it still runs right before what reads it.
+unsigned sinkProducers(scf::IfOp branch) {
+  unsigned sunk = 0;
+  while (auto producer = dyn_cast_or_null<KernelOp>(branch->getPrevNode())) {
+    SmallVector<Value> written;
+    producer.getBody().walk([&](WriteOp write) {
+      if (!llvm::is_contained(written, write.getField()))
+        written.push_back(write.getField());
+    });
+    std::optional<unsigned> side;
+    for (Value buffer : written) {
+      std::optional<unsigned> used =
+          buffer.getDefiningOp<AllocOp>() ? onlySideUsing(buffer, producer, branch) : std::nullopt;
+      if (!used || (side && *side != *used)) {
+        side.reset();
+        break;
+      }
+      side = used;
+    }
+    if (!side)
+      break;
+    Block *block = *side == 0 ? branch.thenBlock() : branch.elseBlock();
+    producer->moveBefore(block, block->begin());
+    if (auto diag = remark("stn-unswitch-kernels", producer))
+      *diag << "kernel '" << producer.getName() << "' moved into the "
+            << (*side == 0 ? "then" : "else")
+            << " side: only that side reads what it computes";
+    ++sunk;
+  }
+  return sunk;
+}
+
 struct UnswitchKernelsPass : public fusec::impl::UnswitchKernelsBase<UnswitchKernelsPass> {
   using UnswitchKernelsBase::UnswitchKernelsBase;
 
@@ -74,6 +130,15 @@ struct UnswitchKernelsPass : public fusec::impl::UnswitchKernelsBase<UnswitchKer
     getOperation().walk([&](KernelOp kernel) { kernels.push_back(kernel); });
     for (KernelOp kernel : kernels)
       unswitch(kernel, maxConditions);
+    // Outer branches first: what sinks into a side may sink again into a
+    // branch nested there.
+    SmallVector<scf::IfOp> branches;
+    getOperation().walk<WalkOrder::PreOrder>([&](scf::IfOp branch) {
+      if (!branch->getParentOfType<KernelOp>())
+        branches.push_back(branch);
+    });
+    for (scf::IfOp branch : branches)
+      numSunk += sinkProducers(branch);
   }
 
   /// Splits `kernel` on its first uniform branch, then each part on the next,

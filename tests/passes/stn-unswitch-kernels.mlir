@@ -133,3 +133,80 @@ stn.program @two_conditions(%f: !stn.field<Cell x K x f64> {stn.intent = 2 : i32
   }
   stn.return
 }
+
+// -----
+
+// Kernels right before a branch whose temporaries only one side reads move
+// into that side, nearest first (theta's Laplacian and steep-point correction
+// without apply_zdiffusion_t). A kernel whose temporary both sides read, or
+// that writes a program argument, stays.
+// CHECK-LABEL: stn.program @sink_producers
+// CHECK: kernel "both"
+// CHECK-NEXT: ^bb0
+// CHECK: scf.if %flag {
+// CHECK-NEXT: stn.kernel "first"
+// CHECK: stn.kernel "second"
+// CHECK: stn.kernel "k.if_flag"
+// CHECK: } else {
+// CHECK-NEXT: stn.kernel "k.unless_flag"
+// CHECK: kernel "output"
+// CHECK-NEXT: ^bb0
+// CHECK: scf.if %flag {
+// CHECK-NEXT: stn.kernel "j.if_flag"
+stn.program @sink_producers(%f: !stn.field<Cell x K x f64> {stn.intent = 0 : i32, stn.name = "f"},
+    %g: !stn.field<Cell x K x f64> {stn.intent = 1 : i32, stn.name = "g"},
+    %out: !stn.field<Cell x K x f64> {stn.intent = 1 : i32, stn.name = "out"},
+    %flag: i1 {stn.name = "flag"}, %lo: i32 {stn.name = "lo"}, %hi: i32 {stn.name = "hi"}) {
+  %c0 = arith.constant 0 : i32
+  %n = stn.nlev : i32
+  %shared = stn.alloc {name = "shared"} : !stn.field<Cell x K x f64>
+  %t1 = stn.alloc {name = "t1"} : !stn.field<Cell x K x f64>
+  %t2 = stn.alloc {name = "t2"} : !stn.field<Cell x K x f64>
+  stn.kernel "both" on Cell[%lo : %hi] K[%c0 : %n] {
+  ^bb0(%c: !stn.point<Cell>):
+    %x = stn.load %f[%c, k] : !stn.field<Cell x K x f64>
+    stn.write %x to %shared at %c : !stn.point<Cell> : f64, !stn.field<Cell x K x f64>
+  }
+  // expected-remark @+1 {{kernel 'first' moved into the then side: only that side reads what it computes}}
+  stn.kernel "first" on Cell[%lo : %hi] K[%c0 : %n] {
+  ^bb0(%c: !stn.point<Cell>):
+    %x = stn.load %shared[%c, k] : !stn.field<Cell x K x f64>
+    stn.write %x to %t1 at %c : !stn.point<Cell> : f64, !stn.field<Cell x K x f64>
+  }
+  // expected-remark @+1 {{kernel 'second' moved into the then side: only that side reads what it computes}}
+  stn.kernel "second" on Cell[%lo : %hi] K[%c0 : %n] {
+  ^bb0(%c: !stn.point<Cell>):
+    %x = stn.load %t1[%c, k] : !stn.field<Cell x K x f64>
+    stn.write %x to %t2 at %c : !stn.point<Cell> : f64, !stn.field<Cell x K x f64>
+  }
+  // expected-remark @+1 {{kernel 'k' unswitched on flag}}
+  stn.kernel "k" on Cell[%lo : %hi] K[%c0 : %n] {
+  ^bb0(%c: !stn.point<Cell>):
+    %y = scf.if %flag -> f64 {
+      %a = stn.load %t2[%c, k] : !stn.field<Cell x K x f64>
+      scf.yield %a : f64
+    } else {
+      %b = stn.load %shared[%c, k] : !stn.field<Cell x K x f64>
+      scf.yield %b : f64
+    }
+    stn.write %y to %g at %c : !stn.point<Cell> : f64, !stn.field<Cell x K x f64>
+  }
+  stn.kernel "output" on Cell[%lo : %hi] K[%c0 : %n] {
+  ^bb0(%c: !stn.point<Cell>):
+    %x = stn.load %f[%c, k] : !stn.field<Cell x K x f64>
+    stn.write %x to %out at %c : !stn.point<Cell> : f64, !stn.field<Cell x K x f64>
+  }
+  // expected-remark @+1 {{kernel 'j' unswitched on flag}}
+  stn.kernel "j" on Cell[%lo : %hi] K[%c0 : %n] {
+  ^bb0(%c: !stn.point<Cell>):
+    %y = scf.if %flag -> f64 {
+      %a = stn.load %out[%c, k] : !stn.field<Cell x K x f64>
+      scf.yield %a : f64
+    } else {
+      %b = stn.load %f[%c, k] : !stn.field<Cell x K x f64>
+      scf.yield %b : f64
+    }
+    stn.write %y to %g at %c : !stn.point<Cell> : f64, !stn.field<Cell x K x f64>
+  }
+  stn.return
+}
