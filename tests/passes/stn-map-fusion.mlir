@@ -82,7 +82,7 @@ stn.connectivity @E2C : Edge -> Cell [2] skip
 stn.program @cost_model(%w_old: !stn.field<Cell x K x f64> {stn.name = "w_old"},
     %o: !stn.field<Cell x K x f64> {stn.intent = 1 : i32, stn.name = "o"},
     %lo: i32 {stn.name = "lo"}, %hi: i32 {stn.name = "hi"}, %clo: i32, %chi: i32, %k0: i32, %k1: i32) {
-  // expected-remark @+1 {{fused 'nabla2' into its readers: 4 read(s) recomputed through neighbour tables, work 12 each}}
+  // expected-remark @+1 {{fused 'nabla2' into its readers: 4 read(s) recomputed through neighbour tables, work 60 each}}
   %t = stn.apply on Cell[%clo : %chi] K[%k0 : %k1] -> !stn.temp<Cell x K x f64> {
   ^bb0(%p: !stn.point<Cell>):
     %s = stn.reduce sum over @C2E2CO at %p : !stn.point<Cell> -> f64 {
