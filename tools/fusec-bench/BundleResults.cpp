@@ -168,6 +168,8 @@ Result<BenchReport> ResultsReader::read() {
                                   "\"fusec-bundle-results/1\")");
   BenchReport report;
   report.run = run(*root);
+  // Absent in files written before the runner wrote them incrementally.
+  report.run.cutOff = root->getBoolean("complete") == false;
   for (const llvm::json::Value &name : array(*root, "variants"))
     if (std::optional<llvm::StringRef> text = name.getAsString())
       report.variants.push_back(text->str());

@@ -176,6 +176,9 @@ void printHeader(const BenchReport &report, llvm::raw_ostream &os) {
      << "\n";
   if (!run.device.empty())
     os << "device: " << run.device << "\n";
+  if (run.cutOff)
+    os << "cut off: the run was stopped after the " << report.programs.size()
+       << " program(s) below; the others did not run\n";
   if (!run.host.empty())
     os << "host: " << run.host << "\n";
   if (!run.compiler.empty())

@@ -81,6 +81,9 @@ struct RunDescription {
   int threads = 1; // OpenMP threads of the compiled C++ variants
   unsigned repeat = 0, warmup = 0;
   unsigned evictMiB = 0; // written before every run to evict the caches; 0: not
+  /// A bundle's run that was stopped (a time limit) before every selected
+  /// program ran: the report holds the programs it finished.
+  bool cutOff = false;
 };
 
 struct BenchReport {

@@ -104,6 +104,8 @@ Status writeJsonReport(const BenchReport &report, const std::string &path) {
   };
   if (!run.device.empty())
     description["device"] = run.device;
+  if (run.cutOff)
+    description["cut_off"] = true;
   if (!run.host.empty())
     description["host"] = run.host;
   if (!run.compiler.empty())
@@ -206,6 +208,9 @@ Status writeMarkdownReport(const BenchReport &report, const std::string &path) {
     os << " (caches evicted before each: " << run.evictMiB << " MiB written)";
   os << ", every variant verified against "
      << (run.reference.empty() ? "the reference interpreter" : run.reference) << ".";
+  if (run.cutOff)
+    os << " The run was stopped after the " << report.programs.size()
+       << " program(s) below; the others did not run.";
   if (run.timedWithFma)
     os << " Verified builds round like the interpreter (no FMA contraction); timed builds "
           "contract a*b+c into FMAs, as nvcc does by default.";

@@ -179,6 +179,10 @@ private:
                     const Measurement &m, uint64_t bytes) const;
   std::string deviceName();
   Json runProgram(const BundleProgram &program);
+  /// Writes the results so far to the --json file (through a temporary and a
+  /// rename: a reader never sees half a file); `complete`: every selected
+  /// program ran.
+  bool writeResults(bool complete);
   /// The reference outputs of `program` (in parameter order; inputs unchanged).
   Result<std::vector<ArgumentValue>> reference(const BundleProgram &program,
                                                const std::vector<ArgumentValue> &inputs);
@@ -429,6 +433,17 @@ Json BundleRun::runProgram(const BundleProgram &program) {
   return result.set("variants", std::move(variantResults));
 }
 
+bool BundleRun::writeResults(bool complete) {
+  results.set("complete", Json::boolean(complete));
+  std::string temporary = options.json + ".partial";
+  std::ofstream file(temporary);
+  file << results.text() << "\n";
+  file.close();
+  if (!file || std::rename(temporary.c_str(), options.json.c_str()) != 0)
+    return fail("cannot write '" + options.json + "'"), false;
+  return true;
+}
+
 int BundleRun::run() {
   BundleGrid chosen = model.smallGrid;
   if (options.grid)
@@ -497,21 +512,23 @@ int BundleRun::run() {
   if (options.repeat > 0)
     measureCopy();
 
+  // The file is rewritten after every program, so a run cut off by a time
+  // limit (a lent GPU machine's) leaves the programs it finished.
   Json programs = Json::array();
   for (const BundleProgram &program : model.programs) {
     bool selected = options.programs.empty();
     for (const std::string &name : options.programs)
       selected = selected || name == program.signature.name;
-    if (selected)
-      programs.push(runProgram(program));
+    if (!selected)
+      continue;
+    programs.push(runProgram(program));
+    results.set("programs", programs);
+    if (!writeResults(/*complete=*/false))
+      return 1;
   }
   results.set("programs", std::move(programs));
-
-  std::ofstream file(options.json);
-  file << results.text() << "\n";
-  file.close();
-  if (!file)
-    return fail("cannot write '" + options.json + "'"), 1;
+  if (!writeResults(/*complete=*/true))
+    return 1;
   std::fprintf(stderr, "fusec-bundle-run: results in %s (%s)\n", options.json.c_str(),
                failed ? "FAILED: see the errors above and the verdicts in the file"
                       : "every variant verified");
