@@ -5,7 +5,7 @@
 # on r2b6 and the regional-size lam-r2b7:21.25 (80 levels) against none. Builds fusec first.
 # gpu-bundle/calibration/ holds the programs that calibrate the fusion cost model for CUDA
 # (scripts/calibrate_cost_model.py). Then, on a machine with a GPU, CMake and nvcc:
-#   gpu-bundle/run.sh; gpu-bundle/calibration/run.sh
+#   scripts/run-gpu-bundle.sh [SECONDS]   (or gpu-bundle/run.sh; gpu-bundle/calibration/run.sh)
 # and back here:
 #   build/bin/fusec-bench report gpu-bundle/results/r2b6.json --markdown r2b6.md
 #   build/bin/fusec-bench report gpu-bundle/calibration/results/r2b6.json --json cal.json
