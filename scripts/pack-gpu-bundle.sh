@@ -1,8 +1,11 @@
 #!/usr/bin/env bash
 # Packs the GPU benchmark of ICON's diffusion into gpu-bundle/ (docs/bench.md, "GPU bundles"):
-# every program of stencils/diffusion.stn under none, fuse-all and the configuration
-# (stencils/diffusion.yaml, its cuda section), verified on lam-r2b3 against the interpreter and
-# on r2b6 and the regional-size lam-r2b7:21.25 (80 levels) against none. Builds fusec first.
+# diffusion_step and the programs it calls, with realistic inputs, under none, fuse-all and the
+# configuration (stencils/diffusion.yaml, its cuda section), verified on lam-r2b3 against the
+# interpreter and on the regional-size lam-r2b7:21.25 and r2b6 (80 levels, in that order)
+# against none. Sized for one session's device time (about ten minutes of runs; the first H100
+# session's three calls: docs/bench.md, "The first GPU runs"); extra arguments go to
+# `fusec-bench pack` (`--programs all` packs all 32 programs, which needs more). Builds fusec first.
 # gpu-bundle/calibration/ holds the programs that calibrate the fusion cost model for CUDA
 # (scripts/calibrate_cost_model.py). Then, on a machine with a GPU, CMake and nvcc:
 #   scripts/run-gpu-bundle.sh [SECONDS]   (or gpu-bundle/run.sh; gpu-bundle/calibration/run.sh)
@@ -15,7 +18,14 @@ root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 "$root/scripts/install-deps.sh"
 "$root/scripts/build.sh"
 rm -rf "$root/gpu-bundle"
+step_programs=mo_intp_rbf_rbf_vec_interpol_vertex,calculate_nabla2_and_smag_coefficients_for_vn
+step_programs+=,calculate_nabla2_for_theta,truly_horizontal_diffusion_nabla_of_theta_on_steep_points
+step_programs+=,update_theta_and_exner,calculate_diagnostic_quantities_for_turbulence
+step_programs+=,apply_diffusion_to_vn,apply_diffusion_to_w_and_compute_horizontal_gradients_for_turbulence
+step_programs+=,calculate_enhanced_diffusion_coefficients_for_grid_point_cold_pools,copy_field
+step_programs+=,copy_field_half_levels,scale_k,apply_diffusion_to_theta_and_exner,diffusion_step
 "$root/build/bin/fusec-bench" pack "$root/gpu-bundle" "$root/stencils/diffusion.stn" \
-  --programs all --pipelines none,fuse-all --config "$root/stencils/diffusion.yaml" "$@"
+  --programs "$step_programs" --pipelines none,fuse-all --config "$root/stencils/diffusion.yaml" \
+  --inputs realistic --large-grids lam-r2b7:21.25,r2b6 "$@"
 "$root/build/bin/fusec-bench" pack "$root/gpu-bundle/calibration" \
   "$root/scripts/calibration/cost-model.stn" -I "$root/stencils" --pipelines none
