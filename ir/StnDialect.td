@@ -33,6 +33,9 @@ def Stn_Dialect : Dialect {
     /// On an `scf.for` of a kernel in loop form: its iterations are
     /// independent and the emitter vectorises it (`omp simd`).
     static constexpr ::llvm::StringLiteral kSimdAttr = "stn.simd";
+    /// On a C++ kernel: its reads through neighbour tables go to a scalar
+    /// loop before its vectorised point loop (`stn-split-gather-loops`).
+    static constexpr ::llvm::StringLiteral kSplitGathersAttr = "split_gathers";
     /// Points per work item of a C++ kernel without an `hblock` attribute.
     static constexpr int64_t kCppPointsPerWorkItem = 128;
     /// A `kblock` of all the levels of ICON's grids (the largest a

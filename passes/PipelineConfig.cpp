@@ -35,7 +35,7 @@ ProgramChoice parseProgram(const std::string &name, const YAML::Node &node) {
 
 StencilChoice parseStencil(const std::string &name, const YAML::Node &node) {
   std::string what = "stencil '" + name + "'";
-  checkKeys(node, {"kblock", "recompute", "hblock", "reason"}, what);
+  checkKeys(node, {"kblock", "recompute", "hblock", "split_gathers", "reason"}, what);
   StencilChoice choice;
   if (const YAML::Node kblock = node["kblock"]) {
     int64_t value = 0;
@@ -56,8 +56,14 @@ StencilChoice parseStencil(const std::string &name, const YAML::Node &node) {
       failAt(hblock, "hblock of " + what + " must be a multiple of 32 from 32 to 1024");
     choice.hblock = value;
   }
-  if (!choice.kblock && !choice.recompute && !choice.hblock)
-    failAt(node, what + " chooses nothing: give kblock, recompute or hblock");
+  if (const YAML::Node split = node["split_gathers"]) {
+    bool value = false;
+    if (!YAML::convert<bool>::decode(split, value))
+      failAt(split, "split_gathers of " + what + " must be true or false");
+    choice.splitGathers = value;
+  }
+  if (!choice.kblock && !choice.recompute && !choice.hblock && !choice.splitGathers)
+    failAt(node, what + " chooses nothing: give kblock, recompute, hblock or split_gathers");
   choice.reason = requireReason(node, what);
   return choice;
 }
@@ -147,6 +153,8 @@ void printStencils(YAML::Emitter &out, const std::map<std::string, StencilChoice
       out << YAML::Key << "recompute" << YAML::Value << *choice.recompute;
     if (choice.hblock)
       out << YAML::Key << "hblock" << YAML::Value << *choice.hblock;
+    if (choice.splitGathers)
+      out << YAML::Key << "split_gathers" << YAML::Value << *choice.splitGathers;
     out << YAML::Key << "reason" << YAML::Value << choice.reason << YAML::EndMap;
   }
   out << YAML::EndMap;
@@ -191,6 +199,8 @@ PipelineConfig PipelineConfig::forTarget(ConfigTarget target) const {
       merged.recompute = choice.recompute;
     if (choice.hblock)
       merged.hblock = choice.hblock;
+    if (choice.splitGathers)
+      merged.splitGathers = choice.splitGathers;
     merged.reason = choice.reason;
   }
   return flat;

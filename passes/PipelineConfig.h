@@ -13,6 +13,7 @@
 //       recompute: false         # keep its result in memory
 //       kblock: 4                # levels per thread
 //       hblock: 64               # points per OpenMP work item / CUDA threads per block
+//       split_gathers: true      # C++: gathers in a scalar loop, the rest vectorised
 //       reason: measured 1.2x faster (fusec-bench --autotune)
 //   targets:                     # choices for one emit target only
 //     cuda:                      # or cpp; each holds default, programs, stencils
@@ -55,6 +56,9 @@ struct StencilChoice {
   /// OpenMP work item (C++), threads per block (CUDA). A multiple of 32 from
   /// 32 to 1024.
   std::optional<int64_t> hblock;
+  /// C++: the kernels computing the stencil read through neighbour tables in
+  /// a scalar loop before their vectorised point loop (stn-split-gather-loops).
+  std::optional<bool> splitGathers;
   std::string reason;
 };
 

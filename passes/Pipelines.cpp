@@ -161,6 +161,7 @@ void buildLoopLoweringPipeline(OpPassManager &pm) {
   pm.addPass(createCSEPass());
   pm.addPass(createCarryLevels());
   pm.addPass(createUnswitchLoops());
+  pm.addPass(createSplitGatherLoops());
   pm.addPass(createElideBarriers());
 }
 
@@ -198,7 +199,8 @@ static LogicalResult markStencilChoices(ModuleOp module, const PipelineConfig &c
 }
 
 /// `hblock` of the configured stencils, on the kernels computing them (the
-/// largest when a fused kernel computes several): what the emitters read.
+/// largest when a fused kernel computes several): what the emitters read; and
+/// `split_gathers` when a stencil they compute asks for it.
 static void markKernelBlocks(ModuleOp module, const PipelineConfig &config) {
   module.walk([&](stn::KernelOp kernel) {
     // A version made by stn-unswitch-kernels computes what its kernel did.
@@ -208,13 +210,20 @@ static void markKernelBlocks(ModuleOp module, const PipelineConfig &config) {
     llvm::SmallVector<llvm::StringRef> parts;
     name.split(parts, '+');
     std::optional<int64_t> hblock;
+    bool splitGathers = false;
     for (llvm::StringRef part : parts) {
       auto choice = config.stencils.find(part.str());
-      if (choice != config.stencils.end() && choice->second.hblock)
+      if (choice == config.stencils.end())
+        continue;
+      if (choice->second.hblock)
         hblock = std::max(hblock.value_or(0), *choice->second.hblock);
+      splitGathers = splitGathers || choice->second.splitGathers.value_or(false);
     }
+    Builder builder(kernel.getContext());
     if (hblock)
-      kernel->setAttr("hblock", Builder(kernel.getContext()).getI64IntegerAttr(*hblock));
+      kernel->setAttr("hblock", builder.getI64IntegerAttr(*hblock));
+    if (splitGathers)
+      kernel->setAttr(stn::StnDialect::kSplitGathersAttr, builder.getUnitAttr());
   });
 }
 

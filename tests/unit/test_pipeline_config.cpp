@@ -28,6 +28,7 @@ stencils:
     recompute: false
     kblock: 4
     hblock: 64
+    split_gathers: true
     reason: autotuned
 )",
                                      "cfg.yaml", config, error));
@@ -38,6 +39,7 @@ stencils:
   CHECK(*choice.kblock == 4);
   CHECK(*choice.recompute == false);
   CHECK(*choice.hblock == 64);
+  CHECK(*choice.splitGathers);
   CHECK(choice.reason == "autotuned");
 }
 
@@ -59,14 +61,17 @@ TEST_CASE("mistakes are errors with line and column", "[config]") {
   CHECK(parseError("stencils:\n  s:\n    recompute: maybe\n    reason: x\n") ==
         "cfg.yaml:3:16: error: recompute of stencil 's' must be true or false");
   CHECK(parseError("stencils:\n  s:\n    reason: x\n") ==
-        "cfg.yaml:3:5: error: stencil 's' chooses nothing: give kblock, recompute or hblock");
+        "cfg.yaml:3:5: error: stencil 's' chooses nothing: give kblock, recompute, hblock or "
+        "split_gathers");
+  CHECK(parseError("stencils:\n  s:\n    split_gathers: 3\n    reason: x\n") ==
+        "cfg.yaml:3:20: error: split_gathers of stencil 's' must be true or false");
   CHECK(parseError("stencils:\n  s:\n    hblock: 100\n    reason: x\n") ==
         "cfg.yaml:3:13: error: hblock of stencil 's' must be a multiple of 32 from 32 to 1024");
   CHECK(parseError("stencils:\n  s:\n    hblock: 2048\n    reason: x\n") ==
         "cfg.yaml:3:13: error: hblock of stencil 's' must be a multiple of 32 from 32 to 1024");
   CHECK(parseError("stencils:\n  s:\n    kblok: 2\n") ==
         "cfg.yaml:3:5: error: unknown key 'kblok' in stencil 's' (valid keys: hblock, kblock, "
-        "reason, recompute)");
+        "reason, recompute, split_gathers)");
   CHECK(parseError("default: [a\n").rfind("cfg.yaml:", 0) == 0);
 }
 
@@ -77,6 +82,7 @@ TEST_CASE("writing and reading gives the same configuration", "[config]") {
   fusec::StencilChoice choice;
   choice.kblock = 8;
   choice.hblock = 256;
+  choice.splitGathers = true;
   choice.reason = "1.10x faster";
   config.stencils["s"] = choice;
   std::string text = fusec::printPipelineConfig(config, "written by a test");
@@ -87,6 +93,7 @@ TEST_CASE("writing and reading gives the same configuration", "[config]") {
   CHECK(again.pipelineFor("p") == "none");
   CHECK(*again.stencils.at("s").kblock == 8);
   CHECK(*again.stencils.at("s").hblock == 256);
+  CHECK(*again.stencils.at("s").splitGathers);
   CHECK_FALSE(again.stencils.at("s").recompute);
   CHECK(again.stencils.at("s").reason == "1.10x faster");
 }

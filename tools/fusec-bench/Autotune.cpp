@@ -281,6 +281,14 @@ void Autotuner::tune(const ProgramSignature &signature) {
   };
   onOwnStencils("kblock", kKblocks, std::size(kKblocks), &StencilChoice::kblock);
   onOwnStencils("hblock", kHblocks, std::size(kHblocks), &StencilChoice::hblock);
+  // Per stencil: splitting the gathers off pays for some kernels and loses for others.
+  if (target == ConfigTarget::Cpp)
+    for (const std::string &stencil : own)
+      if (std::optional<Change> change =
+              stage({"split_gathers on " + stencil}, [&](ProgramTuning &t, const std::string &) {
+                t.stencils[stencil].splitGathers = true;
+              }))
+        tunings.back().stencilChanges[stencil].push_back(*change);
 }
 
 bool Autotuner::confirm() {
@@ -362,6 +370,8 @@ void Autotuner::printResults() {
         set.push_back("kblock " + std::to_string(*choice.kblock));
       if (choice.hblock)
         set.push_back("hblock " + std::to_string(*choice.hblock));
+      if (choice.splitGathers)
+        set.push_back("split_gathers");
       choices.push_back(stencil + ": " + llvm::join(set, ", "));
     }
     bool confirmed = tuning.confirmedBaseline && tuning.confirmedTuned;
