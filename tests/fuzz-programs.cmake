@@ -1,7 +1,8 @@
 # Random-program differential testing (docs/fuzzing.md): a fixed-seed batch of generated
 # programs, each run on a limited-area and a global grid under none, fuse-all, every pass
 # alone, k-blocking and random pass sequences, on the interpreter, on compiled C++ (flat and
-# blocked layout, nproma 7) and on the emitted CUDA run on the host with its threads
+# blocked layout, nproma 7; fuse-all with every stencil's gathers split off into scalar loops)
+# and on the emitted CUDA run on the host with its threads
 # shuffled, against the interpreter on the unoptimised program. The same seed always
 # generates the same files. About 7 minutes on 2 cores beside the rest of ctest (one
 # fusec-bench at a time: ctest runs other tests beside it). A failure is reported

@@ -509,5 +509,11 @@ def write_regression(file: File, failure: runner.Failure, pipelines: list[str],
                    f"// RUN:     --pipelines '{','.join(pipelines)}' --backend {backend} \\",
                    "// RUN:   | FileCheck %s"]
     header.append(f"// CHECK: summary: {count} of {count} passed")
+    if failure.backend == runner.SPLIT_BACKEND:
+        split = 2 * len(file.programs)
+        header += [f"// RUN: {command} \\",
+                   f"// RUN:     --pipelines fuse-all --backend cpp --config %S/{name}.split.yaml \\",
+                   "// RUN:   | FileCheck %s --check-prefix=SPLIT",
+                   f"// SPLIT: summary: {split} of {split} passed"]
     stn, _ = runner.write_files(file, directory, name, "\n".join(header) + "\n")
     return stn

@@ -97,6 +97,23 @@ class Run:
 # nproma that leaves the last block of every location partial on both grids.
 BLOCKED_NPROMA = 7
 BACKEND_ARGUMENTS = {"cpp-blocked": ["--backend", "cpp", "--layout", f"blocked:{BLOCKED_NPROMA}"]}
+# And the C++ backend with the gathers of every applied stencil split off into scalar loops
+# (stn-split-gather-loops), through a configuration next to the file: fusec-bench's `config`
+# variant, checked next to fuse-all.
+SPLIT_BACKEND = "cpp-split"
+
+
+def split_config(stn: Path) -> Path:
+    return stn.with_suffix(".split.yaml")
+
+
+def render_split_config(file: model.File) -> str:
+    applied = sorted({stmt.stencil for prog in file.programs for stmt in model.statements(prog.body)
+                      if isinstance(stmt, model.Apply)})
+    lines = ["default: fuse-all", "stencils:" if applied else "stencils: {}"]
+    for name in applied:
+        lines += [f"  {name}:", "    split_gathers: true", "    reason: fusec-fuzz"]
+    return "\n".join(lines) + "\n"
 
 
 def bench(settings: Settings, stn: Path, inputs: Path, grid: str, nlev: int, seed: int,
@@ -106,7 +123,9 @@ def bench(settings: Settings, stn: Path, inputs: Path, grid: str, nlev: int, see
                "-I", str(settings.include_dir), "--grid", grid, "--nlev", str(nlev),
                "--inputs", "random", "--seed", str(seed), "--repeat", "0", "--warmup", "0",
                "--programs", programs, "--pipelines", ",".join(pipelines),
-               *BACKEND_ARGUMENTS.get(backend, ["--backend", backend]),
+               *(["--backend", "cpp", "--config", str(split_config(stn))]
+                 if backend == SPLIT_BACKEND
+                 else BACKEND_ARGUMENTS.get(backend, ["--backend", backend])),
                "--cache-dir", str(cache_dir), "--json", str(json_path)]
     for d in defines:
         command += ["-D", d]
@@ -282,14 +301,19 @@ def write_files(file: model.File, directory: Path, name: str, header: str = "") 
     inputs = directory / f"{name}.inputs.yaml"
     stn.write_text(model.render_stn(file, header))
     inputs.write_text(model.render_inputs(file))
+    split_config(stn).write_text(render_split_config(file))
     return stn, inputs
 
 
 def run_file(settings: Settings, file: model.File, stn: Path, inputs: Path, pipelines: list[str],
              backend: str, grid: str, cache_dir: Path, work: Path,
              programs: str = "all") -> tuple[int, list[Failure], list[Run]]:
-    """All pipelines on one backend and grid; after a crash, each pipeline alone."""
+    """All pipelines on one backend and grid; after a crash, each pipeline alone. The split
+    backend runs fuse-all and its configuration instead."""
     json_path = work / f"{stn.stem}.{backend}.{grid}.json"
+    checked = pipelines
+    if backend == SPLIT_BACKEND:
+        pipelines, checked = ["fuse-all"], ["fuse-all", "config"]
 
     def run_pipelines(which: list[str]) -> Run:
         return bench(settings, stn, inputs, grid, file.nlev, file.index, which, backend,
@@ -300,11 +324,12 @@ def run_file(settings: Settings, file: model.File, stn: Path, inputs: Path, pipe
         passed, failures, runs = 0, [], [run]
         for pipeline in pipelines:
             alone = run_pipelines([pipeline])
-            p, f = classify(alone, [pipeline], backend, grid)
+            p, f = classify(alone, checked if backend == SPLIT_BACKEND else [pipeline], backend,
+                            grid)
             passed, failures = passed + p, failures + f
             runs.append(alone)
         return passed, failures, runs
-    passed, failures = classify(run, pipelines, backend, grid)
+    passed, failures = classify(run, checked, backend, grid)
     return passed, failures, [run]
 
 
