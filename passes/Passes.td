@@ -655,8 +655,8 @@ def SplitGatherLoops : Pass<"stn-split-gather-loops", "::mlir::ModuleOp"> {
     GCC vectorises the C++ backend's loop over the points of a block
     (`stn.simd`) only without its gathers (reads through neighbour tables,
     which the AVX2 machines this was measured on run faster as scalar loads),
-    so a kernel with gathers runs scalar. In modules for the `cpp` target, for
-    each kernel with the `split_gathers` attribute (set per stencil by a
+    so a kernel with gathers runs scalar. In the C++ loop form (the CUDA form
+    has no `stn.simd` loops), for each kernel with the `split_gathers` attribute (set per stencil by a
     configuration, `split_gathers: true`, where it measured faster), this pass
     moves every gather of its point loops, with the neighbour indices and
     loads it needs, into a scalar loop over the same points just before, which

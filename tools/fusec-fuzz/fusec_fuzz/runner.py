@@ -324,8 +324,7 @@ def run_file(settings: Settings, file: model.File, stn: Path, inputs: Path, pipe
         passed, failures, runs = 0, [], [run]
         for pipeline in pipelines:
             alone = run_pipelines([pipeline])
-            p, f = classify(alone, checked if backend == SPLIT_BACKEND else [pipeline], backend,
-                            grid)
+            p, f = classify(alone, [pipeline], backend, grid)
             passed, failures = passed + p, failures + f
             runs.append(alone)
         return passed, failures, runs
