@@ -499,6 +499,9 @@ private:
       plan.klb = addBound(kernel.getKlb(), "k_lb");
       plan.kub = addBound(kernel.getKub(), "k_ub");
     }
+    plan.columnOrder = kernel.getColumnOrder() && plan.hasPoints() && plan.hasLevels();
+    if (plan.columnOrder)
+      plan.levelTiles = local.unique("level_tiles");
     for (Value value : plan.uses.captures) {
       std::string name = local.unique(captureHint(value, program));
       std::string type;

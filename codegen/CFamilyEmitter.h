@@ -56,6 +56,10 @@ struct KernelPlan {
   std::string eBegin, eEnd;
   /// Consecutive levels per thread (CUDA) or per OpenMP work item (C++).
   int64_t kblock = 1;
+  /// CUDA: the kernel's `column_order` on a kernel with points and levels;
+  /// `levelTiles` names the count of level tiles the kernel computes.
+  bool columnOrder = false;
+  std::string levelTiles;
   /// Horizontal points per CUDA block or per OpenMP work item: the kernel's
   /// `hblock` attribute, else 0 (the target's default constant).
   int64_t hblock = 0;

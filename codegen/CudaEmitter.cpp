@@ -4,6 +4,8 @@
 // horizontal point on threadIdx.x/blockIdx.x (blocks of kThreadsPerBlock
 // consecutive points, so accesses coalesce; a kernel's `hblock` attribute
 // replaces kThreadsPerBlock) and `kblock` consecutive levels on blockIdx.y.
+// A kernel with `column_order` numbers its blocks column by column on
+// blockIdx.x alone: block b is level tile b % tiles of point block b / tiles.
 // Vertical-only kernels put one level per thread on x, kernels on a point
 // list one entry. What the thread does with its work item (the level loop,
 // hoisted work, carried values) is the kernel's loop form, printed as it is.
@@ -48,6 +50,14 @@ public:
     os << "static __global__ void __launch_bounds__(" << threads << ") " << plan.function << "("
        << plan.kernelSignature() << ") {\n";
     std::string thread = "static_cast<int32_t>(blockIdx.x * " + threads + " + threadIdx.x)";
+    std::string levelTile = "static_cast<int32_t>(blockIdx.y)";
+    if (plan.columnOrder) {
+      os << "const int32_t " << plan.levelTiles << " = " << levelTiles(plan) << ";\n";
+      std::string block = "static_cast<int32_t>(blockIdx.x)";
+      thread = block + " / " + plan.levelTiles + " * " + threads +
+               " + static_cast<int32_t>(threadIdx.x)";
+      levelTile = block + " % " + plan.levelTiles;
+    }
     // The thread's index along x: its point, its entry of a point list, or
     // its level in a vertical-only kernel.
     bool pointsOnX = plan.hasPoints();
@@ -66,7 +76,7 @@ public:
     os << "const int32_t " << xBegin << " = " << first << ";\nif (" << xBegin << " >= " << end
        << ")\nreturn;\nconst int32_t " << xEnd << " = " << xBegin << " + 1;\n";
     if (pointsOnX && plan.hasLevels())
-      os << plan.declareLevelTile("static_cast<int32_t>(blockIdx.y)", "min");
+      os << plan.declareLevelTile(levelTile, "min");
     codegen::KernelBodyEmitter body(plan.op, plan.scope, /*unrollReductions=*/true);
     if (failed(body.emit(os)))
       return failure();
@@ -92,6 +102,13 @@ public:
       grid = blocksOf("int64_t(" + plan.list.count + ")", threads, threadsRoundUp);
     } else if (!plan.hasPoints()) {
       grid = blocksOf(range(plan.klb, plan.kub), threads, threadsRoundUp);
+    } else if (plan.columnOrder) {
+      // In int64_t: point blocks times level tiles may pass CUDA's limit of
+      // INT32_MAX blocks on x, which the launcher reports rather than wrap.
+      std::string blocks = "int64_t((" + range(plan.hlb, plan.hub) + " + " + threadsRoundUp +
+                           ") / " + threads + ") * (" + levelTiles(plan) + ")";
+      os << "if (" << blocks << " > INT32_MAX)\nreturn FUSEC_ERROR_CUDA;\n";
+      grid = "static_cast<unsigned>(" + blocks + ")";
     } else {
       grid = blocksOf(range(plan.hlb, plan.hub), threads, threadsRoundUp);
       if (plan.hasLevels())
@@ -102,6 +119,15 @@ public:
     // the host (cuda-host), so the same .cu serves both.
     os << "FUSEC_LAUNCH(" << plan.function << ", dim3(" << grid << "), " << threads << ", 0, "
        << state << ".stream)(" << plan.kernelArguments() << ");\nreturn fusec::launch_status();\n";
+  }
+
+private:
+  /// The number of level tiles of `kblock` levels in [k_lb, k_ub).
+  static std::string levelTiles(const codegen::KernelPlan &plan) {
+    if (plan.kblock == 1)
+      return plan.kub + " - " + plan.klb;
+    return "(" + plan.kub + " - " + plan.klb + " + " + std::to_string(plan.kblock - 1) + ") / " +
+           std::to_string(plan.kblock);
   }
 };
 

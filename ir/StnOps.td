@@ -191,7 +191,8 @@ def Stn_ApplyOp : Stn_Op<"apply", [
                        OptionalAttr<StrAttr>:$name,
                        OptionalAttr<I64Attr>:$kblock,
                        UnitAttr:$keep_in_memory,
-                       UnitAttr:$no_level_carry);
+                       UnitAttr:$no_level_carry,
+                       UnitAttr:$column_order);
   let results = (outs Variadic<Stn_TempType>:$results);
   let regions = (region SizedRegion<1>:$body);
   let hasCustomAssemblyFormat = 1;
@@ -440,6 +441,12 @@ def Stn_KernelOp : Stn_Op<"kernel", [AttrSizedOperandSegments,
     the entry's level; in loop form the region takes the work item's range of
     entries and `stn.list_point` reads each.
 
+    `column_order` (CUDA, `stn-column-order`): the launch numbers its work
+    items column by column, all level tiles of one block of points before the
+    next block of points, so the blocks that run together share those points'
+    2-D data and neighbour indices in the L2 cache; without it a level tile of
+    every point runs before the next level tile (ICON's OpenACC order).
+
     `nowait` (C++, `stn-elide-barriers`): threads that finish their share of
     this launch go on to the next one without waiting for the others, because
     the launches up to the next barrier touch nothing this one writes and
@@ -460,6 +467,7 @@ def Stn_KernelOp : Stn_Op<"kernel", [AttrSizedOperandSegments,
                        Optional<Stn_PointsType>:$points,
                        DefaultValuedAttr<I64Attr, "1">:$kblock,
                        UnitAttr:$no_level_carry,
+                       UnitAttr:$column_order,
                        UnitAttr:$loop_form,
                        UnitAttr:$nowait);
   let regions = (region SizedRegion<1>:$body);

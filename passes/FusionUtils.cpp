@@ -292,6 +292,7 @@ FailureOr<ApplyOp> mergeApplies(ApplyOp earlier, ApplyOp later) {
       kblock > 1)
     merged.setKblock(kblock);
   merged.setNoLevelCarry(earlier.getNoLevelCarry() || later.getNoLevelCarry());
+  merged.setColumnOrder(earlier.getColumnOrder() || later.getColumnOrder());
 
   Block &body = merged.getBody().front();
   OpBuilder inside = OpBuilder::atBlockEnd(&body);

@@ -109,6 +109,7 @@ private:
         domain.vertical ? domain.vertical->lb : Value(),
         domain.vertical ? domain.vertical->ub : Value(), domain.points, levelsPerWorkItem(apply));
     kernel.setNoLevelCarry(apply.getNoLevelCarry());
+    kernel.setColumnOrder(apply.getColumnOrder());
     kernel.getBody().takeBody(apply.getBody());
     YieldOp yield = cast<YieldOp>(kernel.getBody().front().getTerminator());
     builder.setInsertionPoint(yield);

@@ -393,6 +393,44 @@ def KBlocking : Pass<"stn-k-blocking", "::mlir::ModuleOp"> {
   ];
 }
 
+def ColumnOrder : Pass<"stn-column-order", "::mlir::ModuleOp"> {
+  let summary = "CUDA: the blocks of a launch run column by column";
+  let description = [{
+    A CUDA launch numbers its blocks level tile by level tile (ICON's
+    OpenACC order: every point of a level before the next level), and the GPU
+    runs blocks in about that order, so each level reloads every point's 2-D
+    data (coefficients, areas) and neighbour indices. When a level's worth of
+    them does not fit in the L2 cache (the fused w kernel on r2b6 reads 120
+    bytes of them per cell, 39 MB a level against the H100's 50 MB), they come
+    from DRAM again at every level: Nsight Compute measured that kernel moving
+    4.6 GB where its three unfused parts moved 2.8 GB (docs/bench.md).
+
+    This pass sets `column_order` on applications (or kernels) with a
+    horizontal range and levels that read 2-D data at a point or walk a
+    neighbour table: their launch numbers blocks column by column, all level
+    tiles of one block of points consecutively, so the blocks running together
+    share those points' data. Results do not change (a launch's work items are
+    independent). It acts only when the module's target (`stn.target`) is
+    CUDA; the C++ loop form already runs the levels of a block of points
+    together.
+
+    Before:
+    ```mlir
+    %t = stn.apply on Cell[%lo : %hi] K[%a : %b] -> !stn.temp<Cell x K x f64> {
+    ^bb0(%p: !stn.point<Cell>):
+      %c = stn.load %area[%p] : !stn.field<Cell x f64>
+      ...
+    }
+    ```
+    After:
+    ```mlir
+    %t = stn.apply on Cell[%lo : %hi] K[%a : %b] -> !stn.temp<Cell x K x f64> {
+      ...
+    } attributes {column_order}
+    ```
+  }];
+}
+
 def LowerToLoops : Pass<"stn-lower-to-loops", "::mlir::ModuleOp"> {
   let summary = "Turns every kernel into explicit loops over its work item (loop form)";
   let description = [{

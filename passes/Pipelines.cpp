@@ -42,6 +42,7 @@ void buildFuseAll(OpPassManager &pm) {
   pm.addPass(createCSEPass());
   // After CSE: a value both sides of a select share is one value by then.
   pm.addPass(createUniformIf());
+  pm.addPass(createColumnOrder());
 }
 
 const NamedPipeline kNamedPipelines[] = {
@@ -51,7 +52,8 @@ const NamedPipeline kNamedPipelines[] = {
      buildNone, buildNoneBeforeInference},
     {"fuse-all",
      "redundant-array removal, fusion across point-list updates, result splitting, map "
-     "fusion with recomputation, vertical merging, branches on uniform conditions",
+     "fusion with recomputation, vertical merging, branches on uniform conditions, CUDA "
+     "blocks column by column",
      buildFuseAll},
 };
 
@@ -73,7 +75,7 @@ std::string describeValidPipelines() {
         "stn-remove-redundant-arrays", "stn-fuse-across-lists{points-per-entry=100}",
         "stn-split-applies",
         "stn-k-blocking{block=4 stencils=<regex>}",
-        "stn-uniform-if", "stn-split-where (before inference: first in the list)",
+        "stn-uniform-if", "stn-column-order", "stn-split-where (before inference: first in the list)",
         "canonicalize", "cse"})
     text += " " + pass.str();
   return text;
