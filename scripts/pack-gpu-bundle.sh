@@ -1,11 +1,13 @@
 #!/usr/bin/env bash
 # Packs the GPU benchmark of ICON's diffusion into gpu-bundle/ (docs/bench.md, "GPU bundles"):
-# diffusion_step and the programs it calls, with realistic inputs, under none, fuse-all and the
+# diffusion_step and the programs it calls, with realistic inputs, under none, fuse-all,
+# fuse-all with k-blocking 4 (the data a k-blocking choice in fuse-all needs) and the
 # configuration (stencils/diffusion.yaml, its cuda section), verified on lam-r2b3 against the
-# interpreter and on the regional-size lam-r2b7:21.25 and r2b6 (80 levels, in that order)
-# against none. Sized for one session's device time (about ten minutes of runs; the first H100
-# session's three calls: docs/bench.md, "The first GPU runs"); extra arguments go to
-# `fusec-bench pack` (`--programs all` packs all 32 programs, which needs more). Builds fusec first.
+# interpreter and on r2b6 and the regional-size lam-r2b7:21.25 (80 levels, in that order)
+# against none. One session's device time holds it in two calls, one per large grid
+# (`scripts/run-gpu-bundle.sh 420 "$OUT" --grids r2b6`, then `--grids lam-r2b7:21.25`; the
+# runner prints each program's wall time); extra arguments go to `fusec-bench pack`
+# (`--programs all` packs all 32 programs, which needs more). Builds fusec first.
 # gpu-bundle/calibration/ holds the programs that calibrate the fusion cost model for CUDA
 # (scripts/calibrate_cost_model.py). Then, on a machine with a GPU, CMake and nvcc:
 #   scripts/run-gpu-bundle.sh [SECONDS]   (or gpu-bundle/run.sh; gpu-bundle/calibration/run.sh)
@@ -25,7 +27,8 @@ step_programs+=,apply_diffusion_to_vn,apply_diffusion_to_w_and_compute_horizonta
 step_programs+=,calculate_enhanced_diffusion_coefficients_for_grid_point_cold_pools,copy_field
 step_programs+=,copy_field_half_levels,scale_k,apply_diffusion_to_theta_and_exner,diffusion_step
 "$root/build/bin/fusec-bench" pack "$root/gpu-bundle" "$root/stencils/diffusion.stn" \
-  --programs "$step_programs" --pipelines none,fuse-all --config "$root/stencils/diffusion.yaml" \
-  --inputs realistic --large-grids lam-r2b7:21.25,r2b6 "$@"
+  --programs "$step_programs" --pipelines 'none,fuse-all,fuse-all+stn-k-blocking{block=4}' \
+  --config "$root/stencils/diffusion.yaml" --inputs realistic \
+  --large-grids r2b6,lam-r2b7:21.25 "$@"
 "$root/build/bin/fusec-bench" pack "$root/gpu-bundle/calibration" \
   "$root/scripts/calibration/cost-model.stn" -I "$root/stencils" --pipelines none

@@ -521,7 +521,12 @@ int BundleRun::run() {
       selected = selected || name == program.signature.name;
     if (!selected)
       continue;
+    // Host-side work (inputs, references, comparisons) dominates on large grids: the
+    // wall time per program is what plans a session's device time (docs/bench.md).
+    auto started = std::chrono::steady_clock::now();
     programs.push(runProgram(program));
+    std::fprintf(stderr, "fusec-bundle-run: %s took %.1f s\n", program.signature.name.c_str(),
+                 std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count());
     results.set("programs", programs);
     if (!writeResults(/*complete=*/false))
       return 1;

@@ -5,8 +5,10 @@
 # `fusec-bench report` (docs/bench.md, "GPU bundles").
 #
 #   ./run.sh [--host] [--repeat N] [--warmup W] [--programs P1,P2] [--small-only]
+#            [--grids SPEC1,SPEC2]
 #
 # --host compiles the CUDA as host C++ (fusec/cuda_host) for a machine without a GPU.
+# --grids runs only those of the packed large grids (by grid spec, e.g. r2b6), in that order.
 # CUDA_ARCHITECTURES (default: native) picks the GPU architecture; FUSEC_BUNDLE_BUILD the
 # build directory (default build). Exit status 0 when every variant verified.
 set -eu
@@ -17,6 +19,7 @@ repeat=10
 warmup=2
 programs=
 small_only=no
+grids=
 while [ $# -gt 0 ]; do
   case $1 in
     --host) host=ON ;;
@@ -24,7 +27,8 @@ while [ $# -gt 0 ]; do
     --warmup) warmup=$2; shift ;;
     --programs) programs=$2; shift ;;
     --small-only) small_only=yes ;;
-    -h|--help) sed -n '2,12p' "$0"; exit 0 ;;
+    --grids) grids=$2; shift ;;
+    -h|--help) sed -n '2,14p' "$0"; exit 0 ;;
     *) echo "run.sh: error: unknown option '$1' (see ./run.sh --help)" >&2; exit 1 ;;
   esac
   shift
@@ -43,6 +47,24 @@ cmake --build "$build" -j "$(nproc 2>/dev/null || echo 2)" >"$build.log" 2>&1 ||
   { tail -n 60 "$build.log"; exit 1; }
 echo "run.sh: built in $(( $(date +%s) - start )) s"
 
+# The large grids to run: all packed ones, or those --grids names, in its order.
+packed=$("$build/fusec-bundle-run" --list-grids)
+chosen=$packed
+if [ -n "$grids" ]; then
+  chosen=
+  for want in $(printf '%s' "$grids" | tr ',' ' '); do
+    match=
+    for grid in $packed; do
+      if [ "${grid%/*}" = "$want" ]; then match=$grid; fi
+    done
+    if [ -z "$match" ]; then
+      echo "run.sh: error: the bundle has no large grid '$want' (packed:" $packed")" >&2
+      exit 1
+    fi
+    chosen="$chosen $match"
+  done
+fi
+
 mkdir -p results
 status=0
 selection=
@@ -51,7 +73,7 @@ if [ -n "$programs" ]; then selection="--programs $programs"; fi
 "$build/fusec-bundle-run" --libraries "$build/variants" --small small --repeat "$repeat" \
   --warmup "$warmup" $selection --json results/small.json || status=1
 if [ "$small_only" = no ]; then
-  for grid in $("$build/fusec-bundle-run" --list-grids); do
+  for grid in $chosen; do
     spec=${grid%/*}
     nlev=${grid#*/}
     name=$(printf '%s' "$spec" | tr -c 'A-Za-z0-9._\n-' '_')
