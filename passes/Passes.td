@@ -431,6 +431,53 @@ def ColumnOrder : Pass<"stn-column-order", "::mlir::ModuleOp"> {
   }];
 }
 
+def ConditionalWrites : Pass<"stn-conditional-writes", "::mlir::ModuleOp"> {
+  let summary = "CUDA: a write that keeps a field's value where a condition fails is made under the condition";
+  let description = [{
+    `out = where(c, new, out)` on an `inout` field keeps the old value where
+    `c` fails. In kernel form that is a load of the written field at the
+    written point, a select and a write, so every point reads the old value
+    and writes a value back, though ICON's loops (and `none`, which splits
+    the `where`) write `new` where `c` holds and leave the rest alone. The
+    fused w kernel read `dwdx` and `dwdy` so for `k > 0`: two 3-D fields more
+    than its unfused parts, about the time it lost on the regional grid
+    (docs/bench.md, "The second GPU session").
+
+    For every write in a kernel (kernel form) whose value is a tree of
+    `arith.select`s with the value in place among its leaves (a load of the
+    written field at the written point and level), this pass writes each
+    other leaf under its conditions (nested `scf.if`), drops the write where
+    the value stays, and erases the loads and selects nothing else uses. Work
+    that only the new branch uses moves into it (not reads of fields the
+    kernel writes: those stay before every write). It acts only when the
+    module's target (`stn.target`) is CUDA, where a branch that is the same
+    for a block costs nothing; the C++ form keeps the select, which its
+    `omp simd` loops vectorise without branches.
+
+    Before:
+    ```mlir
+    kernel "grad" on Cell[%lo : %hi] K[%a : %b] {
+    ^bb0(%p: !stn.point<Cell>):
+      %g = stn.reduce sum over @C2E2CO at %p : <Cell> -> f64 { ... }
+      %old = stn.load %dwdx[%p, k] : !stn.field<Cell x K x f64>
+      %v = arith.select %c, %g, %old : f64
+      stn.write %v to %dwdx at %p : !stn.point<Cell> : f64, <Cell x K x f64>
+    }
+    ```
+    After:
+    ```mlir
+    kernel "grad" on Cell[%lo : %hi] K[%a : %b] {
+    ^bb0(%p: !stn.point<Cell>):
+      scf.if %c {
+        %g = stn.reduce sum over @C2E2CO at %p : <Cell> -> f64 { ... }
+        stn.write %g to %dwdx at %p : !stn.point<Cell> : f64, <Cell x K x f64>
+      }
+    }
+    ```
+  }];
+  let dependentDialects = ["::mlir::scf::SCFDialect"];
+}
+
 def LowerToLoops : Pass<"stn-lower-to-loops", "::mlir::ModuleOp"> {
   let summary = "Turns every kernel into explicit loops over its work item (loop form)";
   let description = [{

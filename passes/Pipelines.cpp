@@ -151,6 +151,8 @@ void buildKernelLoweringPipeline(OpPassManager &pm) {
   pm.addPass(createUnswitchKernels());
   pm.addPass(createCanonicalizerPass());
   pm.addPass(createCSEPass());
+  // After CSE: the loads of the value in place are one op per field by then.
+  pm.addPass(createConditionalWrites());
 }
 
 void buildLoopLoweringPipeline(OpPassManager &pm) {
