@@ -53,41 +53,10 @@ struct ConditionalWritesPass
     for (WriteOp write : writes)
       if (scf::IfOp branch = rewrite(write))
         branches.push_back(branch);
-    // Writes under the same condition share one branch (scf.if's canonical
-    // form), so the loop form's CSE merges the reads they share.
+    // Writes under the same condition share one branch (scf.if's canonical form).
     RewritePatternSet patterns(&getContext());
     scf::IfOp::getCanonicalizationPatterns(patterns, &getContext());
     (void)applyOpPatternsAndFold(branches, std::move(patterns));
-    // A merged branch reads for its second write after its first; writes go
-    // last, so the reads come first and CSE merges those they share.
-    getOperation().walk([&](scf::IfOp branch) {
-      auto kernel = branch->getParentOfType<KernelOp>();
-      if (kernel && !kernel.getLoopForm())
-        for (Region &region : branch->getRegions())
-          if (!region.empty())
-            writesLast(region.front());
-    });
-  }
-
-  /// Moves the block's writes after its other operations where those read no
-  /// field the block writes.
-  static void writesLast(Block &block) {
-    SmallVector<WriteOp> writes;
-    llvm::SmallDenseSet<Value> written;
-    for (Operation &op : block)
-      if (auto write = dyn_cast<WriteOp>(op)) {
-        writes.push_back(write);
-        written.insert(write.getField());
-      }
-    if (writes.empty())
-      return;
-    bool readsWritten = false;
-    for (Operation &op : block)
-      op.walk([&](LoadOp load) { readsWritten = readsWritten || written.contains(load.getField()); });
-    if (readsWritten)
-      return;
-    for (WriteOp write : writes)
-      write->moveBefore(block.getTerminator());
   }
 
   /// Writes `value` where the selects computing it choose something other
@@ -128,10 +97,7 @@ struct ConditionalWritesPass
     write.erase();
     // The selects, and the loads of the value in place, go if nothing else uses them.
     eraseIfDead(value.getDefiningOp());
-    if (branches.empty())
-      return nullptr;
-    sinkInto(branches.front());
-    return branches.front();
+    return branches.empty() ? nullptr : branches.front();
   }
 
   void eraseIfDead(Operation *op) {
@@ -145,49 +111,6 @@ struct ConditionalWritesPass
       eraseIfDead(operand);
   }
 
-  /// Moves into `branch` the work only its regions use, so that a point that
-  /// keeps its value does not compute the one it would have written. Reads of
-  /// fields the kernel writes stay before every write (the kernel's rule).
-  void sinkInto(scf::IfOp branch) {
-    auto kernel = branch->getParentOfType<KernelOp>();
-    llvm::SmallDenseSet<Value> written;
-    kernel.walk([&](WriteOp write) { written.insert(write.getField()); });
-    for (Operation *op = branch->getPrevNode(); op;) {
-      Operation *previous = op->getPrevNode();
-      if (Region *region = soleRegionUsing(op, branch); region && mayMove(op, written))
-        op->moveBefore(&region->front(), region->front().begin());
-      op = previous;
-    }
-  }
-
-  /// The region of `branch` that holds every use of `op`'s results, if one does.
-  static Region *soleRegionUsing(Operation *op, scf::IfOp branch) {
-    Region *found = nullptr;
-    for (Operation *user : op->getUsers()) {
-      Region *region = nullptr;
-      for (Region *candidate : {&branch.getThenRegion(), &branch.getElseRegion()})
-        if (candidate->findAncestorOpInRegion(*user))
-          region = candidate;
-      if (!region || (found && found != region))
-        return nullptr;
-      found = region;
-    }
-    return found;
-  }
-
-  /// Computations and reads move; reads of written fields and anything that writes stay.
-  static bool mayMove(Operation *op, const llvm::SmallDenseSet<Value> &written) {
-    if (op->hasTrait<OpTrait::IsTerminator>() || isa<WriteOp, scf::IfOp>(op))
-      return false;
-    bool readsWritten = false, writes = false;
-    op->walk([&](Operation *inner) {
-      if (auto load = dyn_cast<LoadOp>(inner))
-        readsWritten = readsWritten || written.contains(load.getField());
-      else if (isa<WriteOp>(inner))
-        writes = true;
-    });
-    return !readsWritten && !writes;
-  }
 };
 
 } // namespace

@@ -447,9 +447,9 @@ def ConditionalWrites : Pass<"stn-conditional-writes", "::mlir::ModuleOp"> {
     `arith.select`s with the value in place among its leaves (a load of the
     written field at the written point and level), this pass writes each
     other leaf under its conditions (nested `scf.if`), drops the write where
-    the value stays, and erases the loads and selects nothing else uses. Work
-    that only the new branch uses moves into it (not reads of fields the
-    kernel writes: those stay before every write). It acts only when the
+    the value stays, and erases the loads and selects nothing else uses. The
+    computations stay before the branch, where the loop form hoists what does
+    not depend on the level (a load in a branch cannot leave it). It acts only when the
     module's target (`stn.target`) is CUDA, where a branch that is the same
     for a block costs nothing; the C++ form keeps the select, which its
     `omp simd` loops vectorise without branches.
@@ -468,8 +468,8 @@ def ConditionalWrites : Pass<"stn-conditional-writes", "::mlir::ModuleOp"> {
     ```mlir
     kernel "grad" on Cell[%lo : %hi] K[%a : %b] {
     ^bb0(%p: !stn.point<Cell>):
+      %g = stn.reduce sum over @C2E2CO at %p : <Cell> -> f64 { ... }
       scf.if %c {
-        %g = stn.reduce sum over @C2E2CO at %p : <Cell> -> f64 { ... }
         stn.write %g to %dwdx at %p : !stn.point<Cell> : f64, <Cell x K x f64>
       }
     }

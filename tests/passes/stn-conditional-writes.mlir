@@ -1,13 +1,14 @@
 // RUN: %fusec-opt %s -split-input-file -stn-conditional-writes | FileCheck %s
 
-// `dwdx = where(c, gradient, dwdx)`: written under `c` only, the old value is
-// no longer read, and the gradient moves into the branch.
+// `dwdx = where(c, gradient, dwdx)`: written under `c` only, and the old value
+// is no longer read. The gradient stays before the branch (the loop form
+// hoists its level-independent parts).
 // CHECK-LABEL: stn.program @keep
 // CHECK:         kernel "grad"
 // CHECK-NEXT:    ^bb0(%[[P:.*]]: !stn.point<Cell>):
-// CHECK-NEXT:      scf.if %c {
-// CHECK-NEXT:        %[[G:.*]] = stn.reduce sum over @C2E2C at %[[P]]
-// CHECK:             stn.write %[[G]] to %dwdx at %[[P]]
+// CHECK-NEXT:      %[[G:.*]] = stn.reduce sum over @C2E2C at %[[P]]
+// CHECK:           scf.if %c {
+// CHECK-NEXT:        stn.write %[[G]] to %dwdx at %[[P]]
 // CHECK-NEXT:      }
 // CHECK-NEXT:    }
 // CHECK-NOT:     stn.load %dwdx
@@ -32,9 +33,11 @@ stn.program @keep(%w: !stn.field<Cell x K x f64>, %dwdx: !stn.field<Cell x K x f
 
 // A tree of selects: each other leaf is written under its conditions; the
 // value in place on the true side writes on the false one. Two writes under
-// the same condition share one branch, reads before writes.
+// the same condition share one branch.
 // CHECK-LABEL: stn.program @tree
-// CHECK:         scf.if %c1 {
+// CHECK:         %[[X:.*]] = arith.mulf %a, %b
+// CHECK-NEXT:    %[[Y:.*]] = arith.addf %a, %b
+// CHECK-NEXT:    scf.if %c1 {
 // CHECK-NEXT:      stn.write %a to %f
 // CHECK-NEXT:    } else {
 // CHECK-NEXT:      scf.if %c2 {
@@ -46,8 +49,6 @@ stn.program @keep(%w: !stn.field<Cell x K x f64>, %dwdx: !stn.field<Cell x K x f
 // CHECK-NEXT:      stn.write %a to %g
 // CHECK-NEXT:    }
 // CHECK-NEXT:    scf.if %c4 {
-// CHECK-NEXT:      %[[X:.*]] = arith.mulf %a, %b
-// CHECK-NEXT:      %[[Y:.*]] = arith.addf %a, %b
 // CHECK-NEXT:      stn.write %[[X]] to %h1
 // CHECK-NEXT:      stn.write %[[Y]] to %h2
 // CHECK-NEXT:    }
