@@ -5,6 +5,7 @@
 #include "passes/Remarks.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
+#include "llvm/ADT/SetVector.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/IR/Builders.h"
 #include "mlir/Transforms/GreedyPatternRewriteDriver.h"
@@ -103,9 +104,11 @@ struct ConditionalWritesPass
   void eraseIfDead(Operation *op) {
     if (!op || !op->use_empty() || !isa<arith::SelectOp, LoadOp>(op))
       return;
-    SmallVector<Operation *> operands;
+    // Once each: `select %c, %x, %x` names its operand twice.
+    llvm::SetVector<Operation *> operands;
     for (Value operand : op->getOperands())
-      operands.push_back(operand.getDefiningOp());
+      if (Operation *producer = operand.getDefiningOp())
+        operands.insert(producer);
     op->erase();
     for (Operation *operand : operands)
       eraseIfDead(operand);

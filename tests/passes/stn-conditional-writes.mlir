@@ -120,6 +120,24 @@ stn.program @others(%f: !stn.field<Cell x K x f64> {stn.intent = 2 : i32, stn.na
 
 // -----
 
+// A select of the value in place on both sides only restores it.
+// CHECK-LABEL: stn.program @both_sides
+// CHECK:         kernel "both"
+// CHECK-NEXT:    ^bb0(%{{.*}}: !stn.point<Cell>):
+// CHECK-NEXT:    }
+stn.program @both_sides(%f: !stn.field<Cell x K x f64> {stn.intent = 2 : i32}, %c: i1,
+    %lo: i32, %hi: i32, %k0: i32, %k1: i32) {
+  kernel "both" on Cell[%lo : %hi] K[%k0 : %k1] {
+  ^bb0(%p: !stn.point<Cell>):
+    %old = stn.load %f[%p, k] : !stn.field<Cell x K x f64>
+    %s = arith.select %c, %old, %old : f64
+    stn.write %s to %f at %p : !stn.point<Cell> : f64, <Cell x K x f64>
+  }
+  stn.return
+}
+
+// -----
+
 // C++ keeps the select: its omp simd loops vectorise it without a branch.
 // CHECK-LABEL: stn.program @cpp_target
 // CHECK:         arith.select
