@@ -42,24 +42,26 @@ struct ColumnOrderPass : public fusec::impl::ColumnOrderBase<ColumnOrderPass> {
       return;
     getOperation().walk([&](Operation *op) {
       if (auto apply = dyn_cast<ApplyOp>(op)) {
-        if (apply.getHlb() && apply.getKlb())
-          annotate(op, apply.getName().value_or("apply"));
+        if (apply.getHlb() && apply.getKlb() &&
+            sharesPerPointData(op, apply.getName().value_or("apply")))
+          apply.setColumnOrder(true);
       } else if (auto kernel = dyn_cast<KernelOp>(op)) {
-        if (kernel.getHlb() && kernel.getKlb())
-          annotate(op, kernel.getName());
+        if (kernel.getHlb() && kernel.getKlb() && sharesPerPointData(op, kernel.getName()))
+          kernel.setColumnOrder(true);
       }
     });
   }
 
-  void annotate(Operation *op, StringRef name) {
+  /// Whether the levels of `op`'s points share data; the remark says what.
+  bool sharesPerPointData(Operation *op, StringRef name) {
     PerPointData data = perPointData(op);
     if (data.reads2d == 0 && data.tableWalks == 0)
-      return;
-    op->setAttr("column_order", UnitAttr::get(op->getContext()));
+      return false;
     if (auto diag = remark("stn-column-order", op))
       *diag << "'" << name << "' runs the levels of a block of points together: they share "
             << data.reads2d << " read(s) of 2-D data and " << data.tableWalks
             << " walk(s) through neighbour tables per point";
+    return true;
   }
 };
 

@@ -5,10 +5,11 @@
 #include "passes/Remarks.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
-#include "llvm/ADT/SetVector.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/IR/Builders.h"
 #include "mlir/Transforms/GreedyPatternRewriteDriver.h"
+
+#include "llvm/ADT/SetVector.h"
 
 namespace fusec {
 #define GEN_PASS_DEF_CONDITIONALWRITES
@@ -113,7 +114,6 @@ struct ConditionalWritesPass
     for (Operation *operand : operands)
       eraseIfDead(operand);
   }
-
 };
 
 } // namespace
