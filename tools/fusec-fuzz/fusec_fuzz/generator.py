@@ -36,7 +36,7 @@ from . import model
 from .model import (CONNECTIVITIES, LOCATIONS, Access, Apply, Binary, Call, Domain,
                     DynLevel, Exchange, Expr, FieldType, File, Fold, Func, HBound, If, Index,
                     Item, KBound, LetCall, LetEach, LetExpr, Lit, Param, PointList, ProgField,
-                    Program, Ref, Stencil, Unary, connectivities_from, levels)
+                    Program, Ref, Stencil, Unary, connectivities_from, kept_params, levels)
 
 FLOATS = ("wp", "vp")
 MAX_PARAMS = 6
@@ -48,6 +48,9 @@ RESERVED = {"f32", "f64", "i32"}
 # Point lists: the share of the applications that may run on one (full-level stencils on a
 # location whose temporaries are read at the entry only) that do, and the lists' generators.
 LIST_SHARE = 0.4
+# The share of the outputs of stencils on a location that keep a parameter's value under a
+# condition (`where(c, x, p)`), and of applications of such stencils that bind `p` to the target.
+KEEP_SHARE = 0.2
 FRACTIONS = ((2, "0"), (3, "1"), (3, "0.5"), (4, "0.1"), (2, "0.02"), (2, "0.3"), (2, "0.9"))
 # Constructs of open fusec bugs that the generator avoids, so that one bug does not hide every
 # other result of the programs it shows in (docs/fuzzing.md; `--with-open-bugs` generates
@@ -512,8 +515,23 @@ class StencilGen:
             unread = [n for n in self._lets(oty.elem) if not self._is_read(n)]
             if unread and oty.elem != "bool" and self.rng.random() < 0.8:
                 result = Binary(oty.elem, "+", result, self.let_read(oty.elem, (), unread))
+            if self.s.loc and oty.elem != "bool" and self.rng.random() < KEEP_SHARE:
+                result = self.keep_where(oty, result)
             self.s.results.append(result)
         return self.s
+
+    def keep_where(self, oty: FieldType, result: Expr) -> Expr:
+        """`where(c, result, p)` (or nested, or with the arms swapped) with `p` a parameter of
+        the output's type read at the point: applied in place, the output keeps its value where
+        the condition says so, the pattern stn-conditional-writes rewrites."""
+        name = self.param(FieldType(self.s.loc, None, oty.vert, oty.elem))
+        if name is None:
+            return result
+        keep = Ref(oty.elem, name)
+        for _ in range(self.rng.choice((1, 1, 1, 2))):
+            arms = (result, keep) if self.rng.random() < 0.7 else (keep, result)
+            result = Func(oty.elem, "where", (self.boolean(1, ()), *arms))
+        return result
 
     def _is_read(self, name: str) -> bool:
         exprs = [e for let in self.s.lets for e in model.let_exprs(let)] + self.s.results
@@ -825,7 +843,11 @@ class ProgramGen:
             args = self.bind(s, attempt >= 3, target if in_place else reads)
             if args is None:
                 continue
-            targets = self.targets(s, args, target, in_place and not target)
+            # a stencil that keeps a value under a condition is mostly applied in place
+            keeps = any(kept_params(r) for r in s.results)
+            in_place_here = in_place or (keeps and not target and not reads and
+                                         self.rng.random() < KEEP_SHARE * 2.5)
+            targets = self.targets(s, args, target, in_place_here and not target)
             if targets is None:
                 continue
             d = self.domain(s, args, targets, defined)
@@ -857,14 +879,16 @@ class ProgramGen:
         chosen: list[str] = []
         pending = target
         inputs = [a for a in args if a is not None]
-        for _, oty in s.outputs:
+        bound = {p.name: a for p, a in zip(s.params, args) if a is not None}
+        for i, (_, oty) in enumerate(s.outputs):
             if pending and self.receives(oty, pending):
                 chosen.append(pending)
                 pending = None
                 continue
             own = [a for a in inputs if a not in chosen and self.receives(oty, a)]
+            kept = [bound[n] for n in kept_params(s.results[i]) if n in bound and bound[n] in own]
             if in_place and own:
-                chosen.append(rng.choice(own))
+                chosen.append(rng.choice(kept if kept and rng.random() < 0.8 else own))
                 in_place = False
                 continue
             existing = [n for n in self.prog.fields if n not in chosen and n not in inputs

@@ -1038,6 +1038,20 @@ def problems(file: File) -> list[str]:
     return out
 
 
+def kept_params(result: Expr) -> list[str]:
+    """The names an output keeps under a condition: arms of its outer `where`s that are a
+    name alone (generator.StencilGen.keep_where makes them)."""
+    names: list[str] = []
+    pending = [result]
+    while pending:
+        e = pending.pop()
+        if isinstance(e, Func) and e.name == "where":
+            pending.extend(e.args[1:])
+        elif isinstance(e, Ref) and e.name not in names:
+            names.append(e.name)
+    return names
+
+
 # ----------------------------------------------------------------------------------------
 # Coverage
 
@@ -1090,6 +1104,7 @@ FEATURES = [
     ("prog:else", "if with else"),
     ("prog:inout", "inout update in place (f = s(f))"),
     ("prog:inout-shifted", "in-place update reading the field at neighbours/levels"),
+    ("prog:inout-kept", "in-place update keeping the value under a condition (f = where(c, x, f))"),
     ("prog:read-after-write", "field read after written"),
     ("prog:repeat-after-write", "same application repeated after a write to its input"),
     ("prog:exchange", "exchange"),
@@ -1285,6 +1300,10 @@ def features(file: File, prog: Program) -> set[str]:
                 r = reach.get(p.name)
                 if a in shared and r and (r.neigh or (r.rel and r.rel != (0, 0)) or r.absr):
                     out.add("prog:inout-shifted")
+            bound = {p.name: a for a, p in pairs}
+            if any(bound.get(n) == t for t, result in zip(stmt.targets, s.results)
+                   for n in kept_params(result)):
+                out.add("prog:inout-kept")
         for prev, since in history:
             if prev.stencil == stmt.stencil and prev.args == stmt.args and fargs & since:
                 out.add("prog:repeat-after-write")
