@@ -529,6 +529,12 @@ private:
         ld = local.unique(word + "_ld");
         plan.stateParameters.push_back({"int64_t", ld, Value(), table + ".ld()"});
       }
+      std::string missingBefore;
+      if (plan.uses.tablesTested.contains(conn.getSymName())) {
+        missingBefore = local.unique(word + "_missing_before");
+        plan.stateParameters.push_back(
+            {"const int32_t *", missingBefore, Value(), table + ".missing_before()"});
+      }
       NamesByShape blockOffsets;
       if (target.supportsBlockedLayout())
         for (const BlockedShape &shape : scope.gathers.perTable.lookup(conn.getSymName())) {
@@ -537,7 +543,7 @@ private:
               {"const int64_t *", blockOffsets.back().second, Value(),
                table + ".block_offsets(" + shape.beyond(program.state + ".extents.nlev") + ")"});
         }
-      scope.tables[conn.getSymName()] = {entries, ld, blockOffsets};
+      scope.tables[conn.getSymName()] = {entries, ld, blockOffsets, missingBefore};
     }
     if (target.supportsBlockedLayout()) {
       plan.nproma = scope.nproma = local.unique("nproma");

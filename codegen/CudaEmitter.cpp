@@ -46,6 +46,10 @@ public:
   }
 
   LogicalResult emitKernel(codegen::KernelPlan &plan, raw_ostream &os) const override {
+    if (!plan.uses.tablesTested.empty())
+      return plan.op.emitError() << "kernel '" << plan.op.getName()
+                                 << "' tests its tables for missing neighbours "
+                                    "(stn.table_complete), which only the C++ target can";
     std::string threads = plan.horizontalBlock("kThreadsPerBlock");
     os << "static __global__ void __launch_bounds__(" << threads << ") " << plan.function << "("
        << plan.kernelSignature() << ") {\n";

@@ -284,6 +284,15 @@ LogicalResult KernelBodyEmitter::emitOp(Operation *op, raw_ostream &os) {
           declare(level.getResult(), "level", withOffset(current, level.getLevelOffset()), os);
         return success();
       })
+      .Case([&](TableCompleteOp complete) {
+        // Rows [lo, hi) hold a -1 exactly when a row before hi does and none before lo.
+        const std::string &before = table(complete.getConnAttr()).missingBefore;
+        declare(complete.getResult(), "complete",
+                before + "[" + expr(complete.getHi()) + "] == " + before + "[" +
+                    expr(complete.getLo()) + "]",
+                os);
+        return success();
+      })
       .Case([&](ValidOp valid) {
         if (!mayBeMissing(valid.getPoint()))
           scope.values[valid.getResult()] = "true";

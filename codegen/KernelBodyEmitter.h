@@ -77,10 +77,13 @@ struct KernelScope {
   std::string leadingDimensions[3];
   /// Per connectivity name: the table parameter and its leading dimension
   /// (empty when every read is at slot 0); in blocked kernels also the
-  /// block-offset parameters, one per shape in `gathers.perTable`.
+  /// block-offset parameters, one per shape in `gathers.perTable`; the
+  /// counts of rows with a missing neighbour where stn.table_complete needs them.
   struct Table {
     std::string entries, ld;
     NamesByShape blockOffsets;
+    /// HostTable::missing_before (tables stn.table_complete tests).
+    std::string missingBefore;
   };
   llvm::StringMap<Table> tables;
 

@@ -27,8 +27,9 @@ static bool allowedInProgram(Operation *op) {
 }
 
 static bool allowedInKernel(Operation *op) {
-  return isa<LoadOp, NeighborOp, ReduceOp, IndexOp, LevelOp, ValidOp, YieldOp, WriteOp, PointAtOp,
-             ListPointOp, RowOp, RowLoadOp, RowStoreOp, scf::IfOp, scf::ForOp, scf::YieldOp>(op) ||
+  return isa<LoadOp, NeighborOp, ReduceOp, IndexOp, LevelOp, ValidOp, TableCompleteOp, YieldOp,
+             WriteOp, PointAtOp, ListPointOp, RowOp, RowLoadOp, RowStoreOp, scf::IfOp, scf::ForOp,
+             scf::YieldOp>(op) ||
          isArithOrMath(op);
 }
 
@@ -211,6 +212,10 @@ KernelUses analyzeKernel(KernelOp kernel) {
     }
     if (auto neighbor = dyn_cast<NeighborOp>(op))
       noteTable(op, neighbor.getConnAttr(), !isConstantZero(neighbor.getIndex()));
+    if (auto complete = dyn_cast<TableCompleteOp>(op)) {
+      noteTable(op, complete.getConnAttr(), /*atSlot=*/false);
+      uses.tablesTested.insert(complete.getConn());
+    }
     if (auto reduce = dyn_cast<ReduceOp>(op))
       if (isUsed(reduce.getNeighbor()) || lookupConnectivity(op, reduce.getConnAttr()).getSkip())
         noteTable(op, reduce.getConnAttr(), /*atSlot=*/true);

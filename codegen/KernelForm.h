@@ -42,6 +42,9 @@ struct KernelUses {
   /// Those of `tables` read at a slot other than a constant 0: the kernel
   /// needs their leading dimension.
   llvm::StringSet<> tablesAtSlots;
+  /// Those of `tables` whose rows stn.table_complete tests: the kernel needs
+  /// their counts of rows with a missing neighbour.
+  llvm::StringSet<> tablesTested;
   /// Locations whose leading dimension an element index needs (a field with
   /// levels, or a sparse field read at a slot other than 0), in enum order.
   std::vector<stn::GridLocation> locations;

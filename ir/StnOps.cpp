@@ -48,6 +48,8 @@ bool mayBeMissing(Value point) {
   if (point.getDefiningOp<PointAtOp>() || point.getDefiningOp<ListPointOp>())
     return false; // a point of the domain (a list's entries are checked when bound)
   if (auto neighbor = point.getDefiningOp<NeighborOp>()) {
+    if (neighbor.getPresent())
+      return mayBeMissing(neighbor.getPoint());
     ConnectivityOp conn = lookupConnectivity(neighbor, neighbor.getConnAttr());
     return !conn || conn.getSkip() || mayBeMissing(neighbor.getPoint());
   }
@@ -331,6 +333,16 @@ LogicalResult ImageOp::verifySymbolUses(SymbolTableCollection &symbols) {
 
 LogicalResult NeighborOp::verifySymbolUses(SymbolTableCollection &symbols) {
   return verifyConnectivityUse(*this, symbols, getConnAttr(), getPoint(), getResult());
+}
+
+//===----------------------------------------------------------------------===//
+// TableCompleteOp
+//===----------------------------------------------------------------------===//
+
+LogicalResult TableCompleteOp::verifySymbolUses(SymbolTableCollection &symbols) {
+  if (!symbols.lookupNearestSymbolFrom<ConnectivityOp>(*this, getConnAttr()))
+    return emitOpError() << "unknown connectivity " << getConnAttr();
+  return success();
 }
 
 //===----------------------------------------------------------------------===//

@@ -311,11 +311,22 @@ def Stn_NeighborOp : Stn_Op<"neighbor", [Pure,
     The result is missing (`-1`) when the table holds `-1`, or when `point`
     itself is missing.
 
+    `present` (loop form, set by `stn-unswitch-missing-neighbors`) states that
+    the table holds no `-1` at this row: the neighbour is missing only where
+    `point` is, and its loads need no guard. The op is under an `scf.if` on a
+    `stn.table_complete` of the rows its point loop visits.
+
     ```mlir
     %n = stn.neighbor %p through @E2C [%c1] : !stn.point<Edge> -> !stn.point<Cell>
+    %m = stn.neighbor %p through @E2C [%c0] {present} : !stn.point<Edge> -> !stn.point<Cell>
     ```
   }];
-  let arguments = (ins Stn_PointType:$point, FlatSymbolRefAttr:$conn, Index:$index);
+  let arguments = (ins Stn_PointType:$point, FlatSymbolRefAttr:$conn, Index:$index,
+                       UnitAttr:$present);
+  let builders = [OpBuilder<(ins "::mlir::Type":$result, "::mlir::Value":$point,
+                                 "::mlir::FlatSymbolRefAttr":$conn, "::mlir::Value":$index), [{
+    build($_builder, $_state, result, point, conn, index, /*present=*/nullptr);
+  }]>];
   let results = (outs Stn_PointType:$result);
   let assemblyFormat =
       "$point `through` $conn `[` $index `]` attr-dict `:` type($point) `->` type($result)";
@@ -524,6 +535,32 @@ def Stn_WriteOp : Stn_Op<"write", [AttrSizedOperandSegments]> {
   let assemblyFormat =
       "$value `to` $field (`at` $point^ `:` type($point))? (`level` $level^)? attr-dict `:` type($value) `,` type($field)";
   let hasVerifier = 1;
+}
+
+//===----------------------------------------------------------------------===//
+// Missing neighbours (loop form)
+//===----------------------------------------------------------------------===//
+
+def Stn_TableCompleteOp : Stn_Op<"table_complete", [Pure,
+    DeclareOpInterfaceMethods<SymbolUserOpInterface>]> {
+  let summary = "whether rows [lo, hi) of a connectivity's table hold no missing neighbour";
+  let description = [{
+    True when no entry of the rows `lo` to `hi - 1` (points of the
+    connectivity's source) is `-1`; an empty range is complete. A C++ kernel
+    reads it once per run of its point loop (`stn-unswitch-missing-neighbors`)
+    to choose the version of the loop whose gathers have no guards.
+
+    ```mlir
+    %all = stn.table_complete @E2C2V[%h_begin, %h_end]
+    ```
+  }];
+  let arguments = (ins FlatSymbolRefAttr:$conn, Index:$lo, Index:$hi);
+  let results = (outs I1:$result);
+  let builders = [OpBuilder<(ins "::mlir::FlatSymbolRefAttr":$conn, "::mlir::Value":$lo,
+                                 "::mlir::Value":$hi), [{
+    build($_builder, $_state, $_builder.getI1Type(), conn, lo, hi);
+  }]>];
+  let assemblyFormat = "$conn `[` $lo `,` $hi `]` attr-dict";
 }
 
 //===----------------------------------------------------------------------===//

@@ -734,6 +734,53 @@ def UnswitchLoops : Pass<"stn-unswitch-loops", "::mlir::ModuleOp"> {
   let dependentDialects = ["::mlir::arith::ArithDialect", "::mlir::scf::SCFDialect"];
 }
 
+def UnswitchMissingNeighbors : Pass<"stn-unswitch-missing-neighbors", "::mlir::ModuleOp"> {
+  let summary = "Gives a C++ loop over points a copy without missing-neighbour guards";
+  let description = [{
+    A table marked `skip` may hold `-1`, so every load at a neighbour through
+    it is guarded (`n >= 0 ? f[...] : 0.0`): a compare and a branch per
+    gather, and GCC vectorises no loop with such a branch. ICON has no guards:
+    its loops start past the boundary rows, where every neighbour exists
+    (limited-area grids), and only a few rows (pentagons, boundary rows) have
+    missing entries. This pass gives each `stn.simd` loop (the C++ backend's
+    loop over the points of a block) that reads through a `skip` table at
+    its own point a copy in which those `stn.neighbor` ops are `present`
+    (their loads and validity tests print without a guard), run under an
+    `scf.if` on `stn.table_complete` of the rows the loop visits, one test per
+    table (in name order); the original loop runs where a row has a missing
+    entry. A neighbour of a neighbour keeps its guard (its rows are not the
+    loop's). Nothing changes on CUDA (no `stn.simd` loops).
+
+    Before:
+    ```mlir
+    scf.for %h = %hb to %he step %c1 {
+      %p = stn.point_at %h : <Edge>
+      %v = stn.neighbor %p through @E2C2V [%c0] : !stn.point<Edge> -> !stn.point<Vertex>
+      %u = stn.load %u_vert[%v, %k] : !stn.field<Vertex x K x f64>
+      ...
+    } {stn.simd}
+    ```
+    After:
+    ```mlir
+    %complete = stn.table_complete @E2C2V[%hb, %he]
+    scf.if %complete {
+      scf.for %h = %hb to %he step %c1 {
+        %p = stn.point_at %h : <Edge>
+        %v = stn.neighbor %p through @E2C2V [%c0] {present} : !stn.point<Edge> -> !stn.point<Vertex>
+        %u = stn.load %u_vert[%v, %k] : !stn.field<Vertex x K x f64>
+        ...
+      } {stn.simd}
+    } else {
+      scf.for %h = %hb to %he step %c1 { (as before) } {stn.simd}
+    }
+    ```
+  }];
+  let statistics = [
+    Statistic<"numUnswitched", "unswitched", "Loops over points given a copy without guards">,
+  ];
+  let dependentDialects = ["::mlir::arith::ArithDialect", "::mlir::scf::SCFDialect"];
+}
+
 def SplitGatherLoops : Pass<"stn-split-gather-loops", "::mlir::ModuleOp"> {
   let summary = "Moves a C++ kernel's reads through neighbour tables into a scalar loop before its vectorised loop";
   let description = [{

@@ -165,6 +165,8 @@ void buildLoopLoweringPipeline(OpPassManager &pm) {
   pm.addPass(createCSEPass());
   pm.addPass(createCarryLevels());
   pm.addPass(createUnswitchLoops());
+  // Before the split: each version's gathers move to its own scalar loop.
+  pm.addPass(createUnswitchMissingNeighbors());
   pm.addPass(createSplitGatherLoops());
   pm.addPass(createElideBarriers());
 }

@@ -198,9 +198,17 @@ struct LoadInstr {
   Slot level = kNoSlot;
 };
 
+/// `present`: the loop form claims the entry is not -1 (checked).
 struct NeighborInstr {
   TableId table;
   Slot result, point, index;
+  bool present = false;
+};
+
+/// `stn.table_complete`: whether rows [lo, hi) hold no -1.
+struct TableCompleteInstr {
+  TableId table;
+  Slot result, lo, hi;
 };
 
 /// `stn.index` and `stn.valid`.
@@ -330,7 +338,7 @@ using Instr =
     std::variant<ConstantInstr, CopyInstr, FloatUnaryInstr, FloatBinaryInstr, FloatCompareInstr,
                  FloatPowIntInstr, IntBinaryInstr, IntCompareInstr, SelectInstr, FloatCastInstr,
                  IntToFloatInstr, FloatToIntInstr, IntCastInstr, IntAbsInstr, IfInstr, LoadInstr,
-                 NeighborInstr, PointIndexInstr, ValidInstr, LevelInstr, ForInstr, ReduceInstr,
+                 NeighborInstr, TableCompleteInstr, PointIndexInstr, ValidInstr, LevelInstr, ForInstr, ReduceInstr,
                  WriteInstr, RowInstr, RowLoadInstr, RowStoreInstr, ListPointInstr, ListSizeInstr, AllocInstr,
                  ImageInstr, ApplyInstr, KernelInstr, StoreInstr, ExchangeInstr>;
 using Block = std::vector<Instr>;

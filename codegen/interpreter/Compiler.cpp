@@ -290,8 +290,9 @@ LogicalResult ProgramCompiler::checkScope(Operation &op, Scope scope) {
   bool programOnly =
       isa<stn::AllocOp, stn::ApplyOp, stn::StoreOp, stn::ExchangeOp, stn::KernelOp>(op);
   bool regionOnly = isa<stn::LoadOp, stn::NeighborOp, stn::ReduceOp, stn::IndexOp, stn::LevelOp,
-                        stn::ValidOp, stn::WriteOp, stn::PointAtOp, scf::ForOp, stn::RowOp,
-                        stn::RowLoadOp, stn::RowStoreOp, stn::ListPointOp>(op);
+                        stn::ValidOp, stn::TableCompleteOp, stn::WriteOp, stn::PointAtOp,
+                        scf::ForOp, stn::RowOp, stn::RowLoadOp, stn::RowStoreOp,
+                        stn::ListPointOp>(op);
   if (programOnly && scope != Scope::Program)
     return fail(describeOp(&op) + " cannot appear inside an apply or a kernel");
   if (regionOnly && scope == Scope::Program)
@@ -413,7 +414,14 @@ LogicalResult ProgramCompiler::compileOp(Operation &op, Scope scope, Block &code
         if (failed(table))
           return failure();
         return emit(NeighborInstr{*table, define(neighbor.getResult()), use(neighbor.getPoint()),
-                                  use(neighbor.getIndex())});
+                                  use(neighbor.getIndex()), neighbor.getPresent()});
+      })
+      .Case([&](stn::TableCompleteOp complete) -> LogicalResult {
+        FailureOr<TableId> table = tableFor(complete, complete.getConnAttr());
+        if (failed(table))
+          return failure();
+        return emit(TableCompleteInstr{*table, define(complete.getResult()), use(complete.getLo()),
+                                       use(complete.getHi())});
       })
       .Case([&](stn::ReduceOp reduce) { return compileReduce(reduce, scope, code); })
       .Case([&](stn::IndexOp index) {

@@ -221,6 +221,7 @@ private:
   LogicalResult execute(const NeighborInstr &instr);
   LogicalResult execute(const PointIndexInstr &instr);
   LogicalResult execute(const ValidInstr &instr);
+  LogicalResult execute(const TableCompleteInstr &instr);
   LogicalResult execute(const LevelInstr &instr);
   LogicalResult execute(const ForInstr &instr);
   LogicalResult execute(const ReduceInstr &instr);
@@ -623,7 +624,26 @@ LogicalResult Executor::execute(const NeighborInstr &instr) {
     return fail("neighbour " + Twine(slot) + " through " + table.name + " in " + where +
                 ": outside its slots " + range(0, table.numNeighbors));
   // Points are -1 or valid indices: domains and tables are checked against the mesh.
-  words[instr.result] = Word::ofInt(point == kMissing ? kMissing : table.at(point, slot));
+  int64_t neighbor = point == kMissing ? kMissing : table.at(point, slot);
+  if (instr.present && point != kMissing && neighbor == kMissing)
+    return fail("neighbour " + Twine(slot) + " of point " + Twine(point) + " through " +
+                table.name + " in " + where +
+                " is missing, but the loop form took it as present (stn.table_complete)");
+  words[instr.result] = Word::ofInt(neighbor);
+  return success();
+}
+
+LogicalResult Executor::execute(const TableCompleteInstr &instr) {
+  const Table &table = program.tables[instr.table];
+  int64_t lo = words[instr.lo].i, hi = words[instr.hi].i;
+  if (lo < 0 || hi > table.numRows)
+    return fail("rows " + range(lo, hi) + " of " + table.name + " in " + where +
+                ": outside its rows " + range(0, table.numRows));
+  bool complete = true;
+  for (int64_t point = lo; point < hi && complete; ++point)
+    for (int64_t slot = 0; slot < table.numNeighbors && complete; ++slot)
+      complete = table.at(point, slot) != kMissing;
+  words[instr.result] = Word::ofInt(fromBool(complete));
   return success();
 }
 

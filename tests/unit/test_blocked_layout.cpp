@@ -84,6 +84,25 @@ TEST_CASE("Neighbour tables hold each entry's level-0 element per field shape, -
   CHECK(table.block_offsets(3) == nullptr);
 }
 
+TEST_CASE("Neighbour tables count the rows with a missing neighbour before each row") {
+  SmallMesh small;
+  fusec::HostTable table;
+  REQUIRE(table.load(&small.mesh, "E2C", FUSEC_EDGE, FUSEC_CELL, 2) == FUSEC_SUCCESS);
+  // Edge 4 alone has a -1 (slot 1): rows [lo, hi) are complete unless they hold row 4.
+  const std::vector<int32_t> before = {0, 0, 0, 0, 0, 1, 1, 1};
+  CHECK(std::vector<int32_t>(table.missing_before(), table.missing_before() + 8) == before);
+  auto complete = [&](int lo, int hi) {
+    return table.missing_before()[hi] == table.missing_before()[lo];
+  };
+  CHECK(complete(0, 4));
+  CHECK(complete(5, 7));
+  CHECK(complete(4, 4));
+  CHECK_FALSE(complete(4, 5));
+  CHECK_FALSE(complete(0, 7));
+  table.release();
+  CHECK(table.missing_before() == nullptr);
+}
+
 TEST_CASE("Blocked copies put (h, n, k) at jc + nproma*(n + N*(k + L*jb))") {
   // 5 points, 2 slots, 3 levels, nproma 2: 3 blocks of 2*2*3 = 12 elements.
   const int32_t points = 5, slots = 2, levels = 3;

@@ -397,6 +397,10 @@ public:
         entries_.data()[h + static_cast<int64_t>(n) * rows] = entry;
       }
     }
+    if (int status = count_missing(rows, neighbors)) {
+      release();
+      return status;
+    }
     rows_ = rows;
     neighbors_ = neighbors;
     return FUSEC_SUCCESS;
@@ -426,6 +430,9 @@ public:
   }
 
   const int32_t *data() const { return entries_.data(); }
+  /* Entry h (0 to rows): how many of the rows before h hold a -1, so that rows [lo, hi) have
+   * every neighbour where missing_before()[hi] == missing_before()[lo] (stn.table_complete). */
+  const int32_t *missing_before() const { return missing_before_.data(); }
   /* Null until compute_block_offsets(nproma, beyond). */
   const int64_t *block_offsets(int64_t beyond) const {
     for (int i = 0; i < num_offsets_; ++i)
@@ -486,6 +493,7 @@ public:
 
   void release() {
     entries_.release();
+    missing_before_.release();
     for (int i = 0; i < num_offsets_; ++i)
       offsets_[i].release();
     num_offsets_ = 0;
@@ -501,7 +509,22 @@ private:
   };
   static constexpr int kCacheSize = 8;
 
+  int count_missing(int32_t rows, int32_t neighbors) {
+    if (int status = missing_before_.allocate(static_cast<size_t>(rows) + 1))
+      return status;
+    int32_t *before = missing_before_.data();
+    before[0] = 0;
+    for (int32_t h = 0; h < rows; ++h) {
+      bool missing = false;
+      for (int32_t n = 0; n < neighbors; ++n)
+        missing = missing || entries_.data()[h + static_cast<int64_t>(n) * rows] < 0;
+      before[h + 1] = before[h] + (missing ? 1 : 0);
+    }
+    return FUSEC_SUCCESS;
+  }
+
   HostArray<int32_t> entries_;
+  HostArray<int32_t> missing_before_;
   /* Distinct field shapes gathered through one table in the blocked layout; the emitter
    * refuses programs that need more (kMaxBlockOffsets in KernelBodyEmitter.h). */
   static constexpr int kMaxBlockOffsets = 8;
