@@ -285,7 +285,7 @@ LogicalResult KernelBodyEmitter::emitOp(Operation *op, raw_ostream &os) {
         return success();
       })
       .Case([&](TableCompleteOp complete) {
-        // Rows [lo, hi) hold a -1 exactly when a row before hi does and none before lo.
+        // Rows [lo, hi) hold no -1 exactly when as many rows before hi as before lo do.
         const std::string &before = table(complete.getConnAttr()).missingBefore;
         declare(complete.getResult(), "complete",
                 before + "[" + expr(complete.getHi()) + "] == " + before + "[" +

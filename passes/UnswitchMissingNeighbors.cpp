@@ -5,6 +5,7 @@
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/IR/IRMapping.h"
 
 #include <map>
 
@@ -82,9 +83,10 @@ struct UnswitchMissingNeighborsPass
     auto versions =
         builder.create<scf::IfOp>(loc, TypeRange(), complete, /*withElseRegion=*/true);
     OpBuilder inside = OpBuilder::atBlockBegin(versions.thenBlock());
-    auto unguarded = cast<scf::ForOp>(inside.clone(*loop));
-    for (NeighborOp neighbor : guardedLookupsOf(unguarded).lookups)
-      neighbor.setPresent(true);
+    IRMapping copies;
+    inside.clone(*loop, copies);
+    for (NeighborOp neighbor : guarded.lookups)
+      cast<NeighborOp>(copies.lookup(neighbor.getOperation())).setPresent(true);
     loop->moveBefore(versions.elseBlock()->getTerminator());
     if (auto diag = remark("stn-unswitch-missing-neighbors", versions))
       *diag << "loop over points gets a copy without guards, run where the rows it visits of "
