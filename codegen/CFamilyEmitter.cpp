@@ -499,9 +499,13 @@ private:
       plan.klb = addBound(kernel.getKlb(), "k_lb");
       plan.kub = addBound(kernel.getKub(), "k_ub");
     }
-    plan.columnOrder = kernel.getColumnOrder() && plan.hasPoints() && plan.hasLevels();
-    if (plan.columnOrder)
+    if (std::optional<ArrayRef<int64_t>> bytes = kernel.getColumnOrder();
+        bytes && plan.hasPoints() && plan.hasLevels())
+      plan.columnOrderBytes = (*bytes)[0] + plan.kblock * (*bytes)[1];
+    if (plan.columnOrderBytes) {
       plan.levelTiles = local.unique("level_tiles");
+      plan.byColumn = local.unique("by_column");
+    }
     for (Value value : plan.uses.captures) {
       std::string name = local.unique(captureHint(value, program));
       std::string type;

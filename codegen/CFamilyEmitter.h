@@ -56,10 +56,12 @@ struct KernelPlan {
   std::string eBegin, eEnd;
   /// Consecutive levels per thread (CUDA) or per OpenMP work item (C++).
   int64_t kblock = 1;
-  /// CUDA: the kernel's `column_order` on a kernel with points and levels;
-  /// `levelTiles` names the count of level tiles the kernel computes.
-  bool columnOrder = false;
-  std::string levelTiles;
+  /// CUDA: on a kernel with points and levels and `column_order`, the bytes a
+  /// level tile of one point reads and writes (those its levels share, plus
+  /// `kblock` levels' worth), else 0; `levelTiles` names the count of level
+  /// tiles the kernel computes.
+  int64_t columnOrderBytes = 0;
+  std::string levelTiles, byColumn;
   /// Horizontal points per CUDA block or per OpenMP work item: the kernel's
   /// `hblock` attribute, else 0 (the target's default constant).
   int64_t hblock = 0;

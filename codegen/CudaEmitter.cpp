@@ -4,8 +4,11 @@
 // horizontal point on threadIdx.x/blockIdx.x (blocks of kThreadsPerBlock
 // consecutive points, so accesses coalesce; a kernel's `hblock` attribute
 // replaces kThreadsPerBlock) and `kblock` consecutive levels on blockIdx.y.
-// A kernel with `column_order` numbers its blocks column by column on
-// blockIdx.x alone: block b is level tile b % tiles of point block b / tiles.
+// A kernel with `column_order` may number its blocks column by column on
+// blockIdx.x alone (block b is level tile b % tiles of point block b / tiles):
+// its launcher does when a level tile of all the launch's points (the bytes
+// their levels share and those of the tile's levels) does not fit in the
+// device's L2 (fusec::column_order_pays).
 // Vertical-only kernels put one level per thread on x, kernels on a point
 // list one entry. What the thread does with its work item (the level loop,
 // hoisted work, carried values) is the kernel's loop form, printed as it is.
@@ -55,12 +58,16 @@ public:
        << plan.kernelSignature() << ") {\n";
     std::string thread = "static_cast<int32_t>(blockIdx.x * " + threads + " + threadIdx.x)";
     std::string levelTile = "static_cast<int32_t>(blockIdx.y)";
-    if (plan.columnOrder) {
-      os << "const int32_t " << plan.levelTiles << " = " << levelTiles(plan) << ";\n";
+    if (plan.columnOrderBytes) {
+      // The launcher's order: column by column is a grid on x alone; with one
+      // level tile the two orders number the blocks alike.
+      os << "const int32_t " << plan.levelTiles << " = " << levelTiles(plan) << ";\nconst bool "
+         << plan.byColumn << " = gridDim.y == 1;\n";
       std::string block = "static_cast<int32_t>(blockIdx.x)";
-      thread = block + " / " + plan.levelTiles + " * " + threads +
-               " + static_cast<int32_t>(threadIdx.x)";
-      levelTile = block + " % " + plan.levelTiles;
+      thread = "(" + plan.byColumn + " ? " + block + " / " + plan.levelTiles + " : " + block +
+               ") * " + threads + " + static_cast<int32_t>(threadIdx.x)";
+      levelTile = "(" + plan.byColumn + " ? " + block + " % " + plan.levelTiles +
+                  " : static_cast<int32_t>(blockIdx.y))";
     }
     // The thread's index along x: its point, its entry of a point list, or
     // its level in a vertical-only kernel.
@@ -106,13 +113,6 @@ public:
       grid = blocksOf("int64_t(" + plan.list.count + ")", threads, threadsRoundUp);
     } else if (!plan.hasPoints()) {
       grid = blocksOf(range(plan.klb, plan.kub), threads, threadsRoundUp);
-    } else if (plan.columnOrder) {
-      // In int64_t: point blocks times level tiles may pass CUDA's limit of
-      // INT32_MAX blocks on x, which the launcher reports rather than wrap.
-      std::string blocks = "int64_t((" + range(plan.hlb, plan.hub) + " + " + threadsRoundUp +
-                           ") / " + threads + ") * (" + levelTiles(plan) + ")";
-      os << "if (" << blocks << " > INT32_MAX)\nreturn FUSEC_ERROR_CUDA;\n";
-      grid = "static_cast<unsigned>(" + blocks + ")";
     } else {
       grid = blocksOf(range(plan.hlb, plan.hub), threads, threadsRoundUp);
       if (plan.hasLevels())
@@ -121,8 +121,28 @@ public:
     }
     // FUSEC_LAUNCH is `k<<<...>>>` under nvcc and a loop over the threads on
     // the host (cuda-host), so the same .cu serves both.
-    os << "FUSEC_LAUNCH(" << plan.function << ", dim3(" << grid << "), " << threads << ", 0, "
-       << state << ".stream)(" << plan.kernelArguments() << ");\nreturn fusec::launch_status();\n";
+    auto launch = [&](StringRef grid) {
+      os << "FUSEC_LAUNCH(" << plan.function << ", dim3(" << grid << "), " << threads << ", 0, "
+         << state << ".stream)(" << plan.kernelArguments() << ");\n";
+    };
+    if (plan.columnOrderBytes) {
+      // Column by column when the points' shared data would not stay in L2
+      // from one level tile to the next. In int64_t: point blocks times level
+      // tiles may pass CUDA's limit of INT32_MAX blocks on x, which the
+      // launcher reports rather than wrap.
+      std::string blocks = "int64_t((" + range(plan.hlb, plan.hub) + " + " + threadsRoundUp +
+                           ") / " + threads + ") * (" + levelTiles(plan) + ")";
+      os << "if (fusec::column_order_pays(" << range(plan.hlb, plan.hub) << ", "
+         << plan.columnOrderBytes << ")) {\nif (" << blocks
+         << " > INT32_MAX)\nreturn FUSEC_ERROR_CUDA;\n";
+      launch("static_cast<unsigned>(" + blocks + ")");
+      os << "} else {\n";
+      launch(grid);
+      os << "}\n";
+    } else {
+      launch(grid);
+    }
+    os << "return fusec::launch_status();\n";
   }
 
 private:

@@ -440,9 +440,20 @@ void ApplyOp::setPointList(Value points) {
                    Builder(getContext()).getDenseI32ArrayAttr({0, 0, 0, 0, 1}));
 }
 
+/// `column_order` is two byte counts: shared by a point's levels, moved per
+/// level (docs/dialect.md).
+static LogicalResult verifyColumnOrder(Operation *op, std::optional<ArrayRef<int64_t>> bytes) {
+  if (bytes && (bytes->size() != 2 || (*bytes)[0] < 0 || (*bytes)[1] < 0))
+    return op->emitOpError() << "'column_order' must be two byte counts (shared by a point's "
+                                "levels, moved per level), each 0 or more";
+  return success();
+}
+
 LogicalResult ApplyOp::verify() {
   if (failed(verifyBoundsPaired(*this, getHlb(), getHub(), "horizontal")) ||
       failed(verifyBoundsPaired(*this, getKlb(), getKub(), "vertical")))
+    return failure();
+  if (failed(verifyColumnOrder(*this, getColumnOrder())))
     return failure();
   std::optional<GridLocation> location = getLocation();
   if (getHlb() && !location)
@@ -863,6 +874,8 @@ static bool writesBeforeLoads(Block &block, SmallVector<Value> &written) {
 LogicalResult KernelOp::verify() {
   if (failed(verifyBoundsPaired(*this, getHlb(), getHub(), "horizontal")) ||
       failed(verifyBoundsPaired(*this, getKlb(), getKub(), "vertical")))
+    return failure();
+  if (failed(verifyColumnOrder(*this, getColumnOrder())))
     return failure();
   std::optional<GridLocation> location = getLocation();
   if (failed(verifyPointsAlone(*this, getPoints(), getHlb(), getKlb(), location)))

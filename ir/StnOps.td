@@ -192,7 +192,7 @@ def Stn_ApplyOp : Stn_Op<"apply", [
                        OptionalAttr<I64Attr>:$kblock,
                        UnitAttr:$keep_in_memory,
                        UnitAttr:$no_level_carry,
-                       UnitAttr:$column_order);
+                       OptionalAttr<DenseI64ArrayAttr>:$column_order);
   let results = (outs Variadic<Stn_TempType>:$results);
   let regions = (region SizedRegion<1>:$body);
   let hasCustomAssemblyFormat = 1;
@@ -452,11 +452,16 @@ def Stn_KernelOp : Stn_Op<"kernel", [AttrSizedOperandSegments,
     the entry's level; in loop form the region takes the work item's range of
     entries and `stn.list_point` reads each.
 
-    `column_order` (CUDA, `stn-column-order`): the launch numbers its work
-    items column by column, all level tiles of one block of points before the
-    next block of points, so the blocks that run together share those points'
-    2-D data and neighbour indices in the L2 cache; without it a level tile of
-    every point runs before the next level tile (ICON's OpenACC order).
+    `column_order = array<i64: S, V>` (CUDA, `stn-column-order`): the bytes a
+    point's levels share (`S`: 2-D data, neighbour-table entries) and the bytes
+    a point moves per level (`V`: 3-D reads and writes). The launcher numbers
+    the work items column by column, all level tiles of one block of points
+    before the next block of points, when a level tile's data of all the
+    launch's points, `points * (S + kblock * V)`, passes the device's L2: the
+    blocks that run together then share those points' 2-D data in L2, which
+    the next level tile would otherwise read from DRAM again. Else, and
+    without the attribute, a level tile of every point runs before the next
+    level tile (ICON's OpenACC order).
 
     `nowait` (C++, `stn-elide-barriers`): threads that finish their share of
     this launch go on to the next one without waiting for the others, because
@@ -478,9 +483,9 @@ def Stn_KernelOp : Stn_Op<"kernel", [AttrSizedOperandSegments,
                        Optional<Stn_PointsType>:$points,
                        DefaultValuedAttr<I64Attr, "1">:$kblock,
                        UnitAttr:$no_level_carry,
-                       UnitAttr:$column_order,
                        UnitAttr:$loop_form,
-                       UnitAttr:$nowait);
+                       UnitAttr:$nowait,
+                       OptionalAttr<DenseI64ArrayAttr>:$column_order);
   let regions = (region SizedRegion<1>:$body);
   let hasCustomAssemblyFormat = 1;
   let hasVerifier = 1;

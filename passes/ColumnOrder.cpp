@@ -1,8 +1,13 @@
 //===- ColumnOrder.cpp - CUDA blocks numbered column by column ------------===//
 
 #include "passes/CostModel.h"
+#include "passes/FusionUtils.h"
 #include "passes/Passes.h"
 #include "passes/Remarks.h"
+
+#include <algorithm>
+#include <array>
+#include <optional>
 
 namespace fusec {
 #define GEN_PASS_DEF_COLUMNORDER
@@ -15,23 +20,60 @@ using namespace fusec::stn;
 
 namespace {
 
-/// What a point's levels share: reads of 2-D fields at a point and walks
-/// through neighbour tables (the table entries).
-struct PerPointData {
+/// What a point's levels share (2-D values read at or around the point and
+/// the neighbour-table entries walked to reach them) and what it moves per
+/// level (3-D values read and written), each counted once per evaluation
+/// (times the sizes of the folds around it).
+struct PointData {
   int64_t reads2d = 0;
-  int64_t tableWalks = 0;
+  int64_t tableEntries = 0;
+  int64_t sharedBytes = 0;
+  int64_t levelBytes = 0;
 };
 
-PerPointData perPointData(Operation *root) {
-  PerPointData data;
+constexpr int64_t kTableEntryBytes = 4; // int32_t
+
+int64_t elementBytes(Type type) {
+  return std::max<int64_t>(1, type.getIntOrFloatBitWidth() / 8);
+}
+
+PointData pointData(Operation *root) {
+  PointData data;
+  if (auto apply = dyn_cast<ApplyOp>(root))
+    for (Type type : apply.getResultTypes())
+      if (auto temp = dyn_cast<TempType>(type); temp && temp.hasVertical())
+        data.levelBytes += elementBytes(temp.getElementType());
   root->walk([&](Operation *op) {
     if (auto load = dyn_cast<LoadOp>(op)) {
       auto field = dyn_cast<FieldType>(load.getField().getType());
-      if (field && load.getPoint() && !field.hasVertical())
-        ++data.reads2d;
-    } else if (isa<ReduceOp, NeighborOp>(op)) {
-      ++data.tableWalks;
+      if (!field || !load.getPoint())
+        return;
+      int64_t bytes = multiplicity(op, root) * elementBytes(field.getElementType());
+      if (field.hasVertical()) {
+        data.levelBytes += bytes;
+      } else {
+        data.reads2d += multiplicity(op, root);
+        data.sharedBytes += bytes;
+      }
+      return;
     }
+    if (auto write = dyn_cast<WriteOp>(op)) {
+      auto field = cast<FieldType>(write.getField().getType());
+      if (field.hasVertical())
+        data.levelBytes += multiplicity(op, root) * elementBytes(field.getElementType());
+      return;
+    }
+    FlatSymbolRefAttr table;
+    if (auto reduce = dyn_cast<ReduceOp>(op))
+      table = reduce.getConnAttr();
+    else if (auto neighbor = dyn_cast<NeighborOp>(op))
+      table = neighbor.getConnAttr();
+    else
+      return;
+    ConnectivityOp conn = lookupConnectivity(op, table);
+    int64_t entries = multiplicity(op, root) * (isa<ReduceOp>(op) && conn ? conn.getSize() : 1);
+    data.tableEntries += entries;
+    data.sharedBytes += entries * kTableEntryBytes;
   });
   return data;
 }
@@ -40,28 +82,33 @@ struct ColumnOrderPass : public fusec::impl::ColumnOrderBase<ColumnOrderPass> {
   void runOnOperation() override {
     if (targetOf(getOperation()) != "cuda")
       return;
+    Builder builder(&getContext());
     getOperation().walk([&](Operation *op) {
       if (auto apply = dyn_cast<ApplyOp>(op)) {
-        if (apply.getHlb() && apply.getKlb() &&
-            sharesPerPointData(op, apply.getName().value_or("apply")))
-          apply.setColumnOrder(true);
+        if (apply.getHlb() && apply.getKlb())
+          if (auto bytes = columnBytes(op, apply.getName().value_or("apply")))
+            apply.setColumnOrderAttr(builder.getDenseI64ArrayAttr(*bytes));
       } else if (auto kernel = dyn_cast<KernelOp>(op)) {
-        if (kernel.getHlb() && kernel.getKlb() && sharesPerPointData(op, kernel.getName()))
-          kernel.setColumnOrder(true);
+        if (kernel.getHlb() && kernel.getKlb())
+          if (auto bytes = columnBytes(op, kernel.getName()))
+            kernel.setColumnOrderAttr(builder.getDenseI64ArrayAttr(*bytes));
       }
     });
   }
 
-  /// Whether the levels of `op`'s points share data; the remark says what.
-  bool sharesPerPointData(Operation *op, StringRef name) {
-    PerPointData data = perPointData(op);
-    if (data.reads2d == 0 && data.tableWalks == 0)
-      return false;
+  /// The bytes the levels of one of `op`'s points share and those it moves
+  /// per level, or nothing when they share none; the remark says what.
+  std::optional<std::array<int64_t, 2>> columnBytes(Operation *op, StringRef name) {
+    PointData data = pointData(op);
+    if (data.sharedBytes == 0)
+      return std::nullopt;
     if (auto diag = remark("stn-column-order", op))
-      *diag << "'" << name << "' runs the levels of a block of points together: they share "
-            << data.reads2d << " read(s) of 2-D data and " << data.tableWalks
-            << " walk(s) through neighbour tables per point";
-    return true;
+      *diag << "'" << name << "' may run the levels of a block of points together: they share "
+            << data.sharedBytes << " bytes per point (" << data.reads2d << " 2-D value(s), "
+            << data.tableEntries << " neighbour-table entr"
+            << (data.tableEntries == 1 ? "y" : "ies") << "), and move " << data.levelBytes
+            << " bytes per point and level";
+    return std::array<int64_t, 2>{data.sharedBytes, data.levelBytes};
   }
 };
 

@@ -9,6 +9,8 @@
 #include "mlir/IR/IRMapping.h"
 #include "mlir/Interfaces/SideEffectInterfaces.h"
 
+#include <array>
+
 using namespace mlir;
 using namespace fusec::stn;
 
@@ -292,7 +294,15 @@ FailureOr<ApplyOp> mergeApplies(ApplyOp earlier, ApplyOp later) {
       kblock > 1)
     merged.setKblock(kblock);
   merged.setNoLevelCarry(earlier.getNoLevelCarry() || later.getNoLevelCarry());
-  merged.setColumnOrder(earlier.getColumnOrder() || later.getColumnOrder());
+  // The merged kernel's points share and move what both parts' points do.
+  if (earlier.getColumnOrder() || later.getColumnOrder()) {
+    std::array<int64_t, 2> bytes = {0, 0};
+    for (ApplyOp part : {earlier, later})
+      if (std::optional<ArrayRef<int64_t>> partBytes = part.getColumnOrder())
+        for (size_t i = 0; i < bytes.size() && i < partBytes->size(); ++i)
+          bytes[i] += (*partBytes)[i];
+    merged.setColumnOrderAttr(builder.getDenseI64ArrayAttr(bytes));
+  }
 
   Block &body = merged.getBody().front();
   OpBuilder inside = OpBuilder::atBlockEnd(&body);

@@ -107,9 +107,9 @@ private:
         domain.horizontal ? domain.horizontal->lb : Value(),
         domain.horizontal ? domain.horizontal->ub : Value(),
         domain.vertical ? domain.vertical->lb : Value(),
-        domain.vertical ? domain.vertical->ub : Value(), domain.points, levelsPerWorkItem(apply));
-    kernel.setNoLevelCarry(apply.getNoLevelCarry());
-    kernel.setColumnOrder(apply.getColumnOrder());
+        domain.vertical ? domain.vertical->ub : Value(), domain.points, levelsPerWorkItem(apply),
+        apply.getNoLevelCarry(), /*loop_form=*/false, /*nowait=*/false,
+        apply.getColumnOrderAttr());
     kernel.getBody().takeBody(apply.getBody());
     YieldOp yield = cast<YieldOp>(kernel.getBody().front().getTerminator());
     builder.setInsertionPoint(yield);
@@ -221,13 +221,15 @@ private:
     StringRef field = fieldName(store.getField());
     std::string name = "copy_to_" + (field.empty() ? std::string("field") : field.str());
     auto kernel = builder.create<KernelOp>(
-        store.getLoc(), builder.getStringAttr(name),
+        store.getLoc(), name,
         shape.location ? GridLocationAttr::get(builder.getContext(), *shape.location)
                        : GridLocationAttr(),
         domain.horizontal ? domain.horizontal->lb : Value(),
         domain.horizontal ? domain.horizontal->ub : Value(),
         domain.vertical ? domain.vertical->lb : Value(),
-        domain.vertical ? domain.vertical->ub : Value(), domain.points, /*kblock=*/1);
+        domain.vertical ? domain.vertical->ub : Value(), domain.points, /*kblock=*/1,
+        /*no_level_carry=*/false, /*loop_form=*/false, /*nowait=*/false,
+        /*column_order=*/DenseI64ArrayAttr());
     Block *body = new Block();
     kernel.getBody().push_back(body);
     Value point;

@@ -405,14 +405,26 @@ def ColumnOrder : Pass<"stn-column-order", "::mlir::ModuleOp"> {
     from DRAM again at every level: Nsight Compute measured that kernel moving
     4.6 GB where its three unfused parts moved 2.8 GB (docs/bench.md).
 
-    This pass sets `column_order` on applications (or kernels) with a
-    horizontal range and levels that read 2-D data at a point or walk a
-    neighbour table: their launch numbers blocks column by column, all level
-    tiles of one block of points consecutively, so the blocks running together
-    share those points' data. Results do not change (a launch's work items are
-    independent). It acts only when the module's target (`stn.target`) is
-    CUDA; the C++ loop form already runs the levels of a block of points
-    together.
+    Column by column, all level tiles of one block of points consecutively,
+    the blocks running together share those points' data; but a streaming
+    kernel loses DRAM locality that way (`update_theta_and_exner`, one 2-D
+    value per cell: 0.89x on r2b6), and where a level tile's data of all
+    points fits in L2 anyway it gains nothing (the nabla2/Smagorinsky kernel
+    on lam-r2b7:21.25: 0.89x). Whether it pays depends on the number of
+    points, known when the kernel is launched (docs/bench.md, "The third GPU
+    session").
+
+    This pass sets `column_order = array<i64: S, V>` on applications (or
+    kernels) with a horizontal range and levels that read 2-D data or walk a
+    neighbour table: `S`, the bytes the levels of one point share (2-D values
+    read at or around the point, table entries walked), and `V`, the bytes of
+    3-D data it reads and writes per level, each per evaluation. The launcher
+    numbers the blocks column by column when a level tile of all the launch's
+    points, `points * (S + kblock * V)`, passes the device's L2
+    (`fusec::column_order_pays`). Results do not change (a launch's work
+    items are independent). It acts only when the module's target
+    (`stn.target`) is CUDA; the C++ loop form already runs the levels of a
+    block of points together.
 
     Before:
     ```mlir
@@ -426,7 +438,7 @@ def ColumnOrder : Pass<"stn-column-order", "::mlir::ModuleOp"> {
     ```mlir
     %t = stn.apply on Cell[%lo : %hi] K[%a : %b] -> !stn.temp<Cell x K x f64> {
       ...
-    } attributes {column_order}
+    } attributes {column_order = array<i64: 8, 16>}
     ```
   }];
 }

@@ -364,3 +364,18 @@ stn.program @list_store_without_levels(%l: !stn.points<Cell>, %o: !stn.field<Cel
   stn.store %t to %o on Cell at %l : !stn.temp<Cell x f64> to !stn.field<Cell x f64>
   stn.return
 }
+
+// -----
+
+// `column_order` is two byte counts (shared by a point's levels, moved per level).
+stn.program @bad_column_order(%f: !stn.field<Cell x K x f64>, %o: !stn.field<Cell x K x f64> {stn.intent = 1 : i32},
+    %lo: i32, %hi: i32, %k0: i32, %k1: i32) {
+  // expected-error @+1 {{'column_order' must be two byte counts}}
+  %t = stn.apply on Cell[%lo : %hi] K[%k0 : %k1] -> !stn.temp<Cell x K x f64> {
+  ^bb0(%p: !stn.point<Cell>):
+    %v = stn.load %f[%p, k] : !stn.field<Cell x K x f64>
+    stn.yield %v : f64
+  } attributes {column_order = array<i64: 8>}
+  stn.store %t to %o on Cell[%lo : %hi] K[%k0 : %k1] : !stn.temp<Cell x K x f64> to !stn.field<Cell x K x f64>
+  stn.return
+}

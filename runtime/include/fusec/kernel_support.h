@@ -651,6 +651,37 @@ inline int cuda_status(cudaError_t error) {
 /* The status of the last kernel launch (configuration errors; faults surface later). */
 inline int launch_status() { return cuda_status(cudaGetLastError()); }
 
+/* The L2 cache the column order is weighed against: FUSEC_CUDA_L2_BYTES when set to a number
+ * (to test or tune the choice; 0 makes every eligible launch column by column), else the L2 of
+ * the device current at the first call (0 if it cannot be read). */
+inline int64_t column_order_l2_bytes() {
+  static const int64_t bytes = [] {
+    if (const char *text = std::getenv("FUSEC_CUDA_L2_BYTES")) {
+      char *end = nullptr;
+      long long value = std::strtoll(text, &end, 10);
+      if (end != text && *end == '\0' && value >= 0)
+        return static_cast<int64_t>(value);
+    }
+    int device = 0, l2 = 0;
+    if (cudaGetDevice(&device) != cudaSuccess ||
+        cudaDeviceGetAttribute(&l2, cudaDevAttrL2CacheSize, device) != cudaSuccess)
+      return int64_t(0);
+    return static_cast<int64_t>(l2);
+  }();
+  return bytes;
+}
+
+/* Whether a launch over `points` points numbers its blocks column by column, all level tiles of
+ * a block of points in a row. `tile_bytes` is what one point's level tile reads and writes: the
+ * 2-D data and neighbour indices its levels share, plus its levels' fields (stn-column-order,
+ * the kernel's `column_order`). Level tile by level tile, the next tile finds the shared data in
+ * L2 only while a tile of all points fits there; beyond that it comes from DRAM again at every
+ * tile. Column by column costs streaming kernels DRAM locality, so it is chosen only then
+ * (docs/bench.md, "The third GPU session"). */
+inline bool column_order_pays(int64_t points, int64_t tile_bytes) {
+  return points * tile_bytes > column_order_l2_bytes();
+}
+
 /* A zero-initialised device array, released explicitly (never at static destruction, when the
  * CUDA runtime may already be gone). */
 template <typename T> class DeviceArray {

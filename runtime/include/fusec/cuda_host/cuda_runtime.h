@@ -406,6 +406,15 @@ inline cudaError_t cudaGetDevice(int *device) {
   *device = 0;
   return cudaSuccess;
 }
+enum cudaDeviceAttr { cudaDevAttrL2CacheSize = 38 };
+/// Device attributes: the L2 cache is an H100's (50 MiB), so host runs order
+/// their launches as that GPU would (fusec::column_order_pays).
+inline cudaError_t cudaDeviceGetAttribute(int *value, cudaDeviceAttr attribute, int device) {
+  if (device != 0 || attribute != cudaDevAttrL2CacheSize)
+    return fusec::cuda_host::fail(cudaErrorInvalidValue);
+  *value = 50 * 1024 * 1024;
+  return cudaSuccess;
+}
 inline cudaError_t cudaGetDeviceProperties(cudaDeviceProp *properties, int device) {
   if (device != 0)
     return fusec::cuda_host::fail(cudaErrorInvalidValue);
