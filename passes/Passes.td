@@ -699,7 +699,10 @@ def UnswitchLoops : Pass<"stn-unswitch-loops", "::mlir::ModuleOp"> {
     backend's loop over the points of a block) whose condition is defined
     outside the loop (a level test such as `k > 0`, a scalar argument, or
     arithmetic on those, which `stn-hoist-loop-invariant` took out) picks the
-    same side for every point. GCC does not vectorise such a select when its
+    same side for every point; so does one defined outside among the operands
+    of a conjunction or disjunction that forms the condition (`inside &&
+    k < nrdmax` fails for every point where the level test fails). GCC does
+    not vectorise such a select when its
     sides are masked operations, and it computes both sides. This pass
     unswitches the loop: an `scf.if` on the condition runs one of two copies,
     each with the condition replaced by its constant and folded away (selects,
@@ -791,6 +794,41 @@ def UnswitchMissingNeighbors : Pass<"stn-unswitch-missing-neighbors", "::mlir::M
     Statistic<"numUnswitched", "unswitched", "Loops over points given a copy without guards">,
   ];
   let dependentDialects = ["::mlir::arith::ArithDialect", "::mlir::scf::SCFDialect"];
+}
+
+def NestSelects : Pass<"stn-nest-selects", "::mlir::ModuleOp"> {
+  let summary = "C++: a select on a combined test in a loop over points becomes selects on one test each";
+  let description = [{
+    GCC 12 vectorises a loop over points (`stn.simd`) with a select on one
+    comparison, but not one whose condition is the conjunction or
+    disjunction of two ("control flow in loop": it turns the combined test
+    into branches before if-conversion), though both tests are computed
+    anyway. The fused w kernel of the diffusion (`interior_idx <= h && h <
+    halo_idx` chooses between the update and the old value) ran 30 ms where
+    its unfused parts, whose tests became index ranges, ran 24 ms
+    vectorised (r2b5, 80 levels, one thread; docs/bench.md). This pass
+    rewrites, in `stn.simd` loops, `select(a && b, x, y)` into
+    `select(a, select(b, x, y), y)` and `select(a || b, x, y)` into
+    `select(a, x, select(b, x, y))`, recursively; the result is the same
+    for every input (the operands have no side effects). The combined tests
+    left without a use go. It runs in the C++ loop lowering, after the
+    unswitching passes (which decide the uniform parts of such tests).
+
+    Before:
+    ```mlir
+    %inside = arith.andi %above_lo, %below_hi : i1
+    %r = arith.select %inside, %new, %old : f64
+    ```
+    After:
+    ```mlir
+    %0 = arith.select %below_hi, %new, %old : f64
+    %r = arith.select %above_lo, %0, %old : f64
+    ```
+  }];
+  let statistics = [
+    Statistic<"numNested", "nested", "Selects on a combined test taken apart">,
+  ];
+  let dependentDialects = ["::mlir::arith::ArithDialect"];
 }
 
 def SplitGatherLoops : Pass<"stn-split-gather-loops", "::mlir::ModuleOp"> {

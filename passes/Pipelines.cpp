@@ -168,6 +168,8 @@ void buildLoopLoweringPipeline(OpPassManager &pm) {
   // Before the split: each version's gathers move to its own scalar loop.
   pm.addPass(createUnswitchMissingNeighbors());
   pm.addPass(createSplitGatherLoops());
+  // After the unswitching, which decides the uniform parts of combined tests.
+  pm.addPass(createNestSelects());
   pm.addPass(createElideBarriers());
 }
 

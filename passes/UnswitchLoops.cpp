@@ -24,8 +24,26 @@ bool definedOutside(Value value, scf::ForOp loop) {
   return !loop.getRegion().isAncestor(value.getParentRegion());
 }
 
-/// The first condition (in body order) of a select or branch in `loop` that
-/// is defined outside it: the same for every point of the loop.
+/// A condition of `loop` the same for every point: `condition` itself when
+/// defined outside the loop, else the first such operand of the conjunctions
+/// and disjunctions it is made of (`interior && k < nrdmax`: deciding the
+/// level test decides the select where it fails).
+Value uniformPart(Value condition, scf::ForOp loop) {
+  if (!condition.getType().isInteger(1) || matchPattern(condition, m_Constant()))
+    return {};
+  if (definedOutside(condition, loop))
+    return condition;
+  Operation *op = condition.getDefiningOp();
+  if (!isa_and_nonnull<arith::AndIOp, arith::OrIOp>(op))
+    return {};
+  for (Value operand : op->getOperands())
+    if (Value uniform = uniformPart(operand, loop))
+      return uniform;
+  return {};
+}
+
+/// The first condition (in body order) of a select or branch in `loop`, or
+/// part of one, that is the same for every point of the loop.
 Value firstUniformCondition(scf::ForOp loop) {
   Value found;
   loop.getBody()->walk<WalkOrder::PreOrder>([&](Operation *op) {
@@ -34,11 +52,9 @@ Value firstUniformCondition(scf::ForOp loop) {
       condition = select.getCondition();
     else if (auto branch = dyn_cast<scf::IfOp>(op))
       condition = branch.getCondition();
-    if (!condition || !condition.getType().isInteger(1) || !definedOutside(condition, loop) ||
-        matchPattern(condition, m_Constant()))
-      return WalkResult::advance();
-    found = condition;
-    return WalkResult::interrupt();
+    if (condition)
+      found = uniformPart(condition, loop);
+    return found ? WalkResult::interrupt() : WalkResult::advance();
   });
   return found;
 }

@@ -148,3 +148,46 @@ stn.program @twice(%f: !stn.field<Cell x K x f64> {stn.intent = 2 : i32, stn.nam
   }
   stn.return
 }
+
+// -----
+
+// A level test that is part of a combined condition is unswitched too: where
+// it fails, the conjunction fails for every point and the select keeps the
+// old value (the damping term of the fused w kernel, k < nrdmax); where it
+// holds, the per-point test is left.
+// CHECK-LABEL: kernel "damped"
+// CHECK:        %[[TOP:.*]] = arith.cmpi slt
+// CHECK-NEXT:   scf.if %[[TOP]] {
+// CHECK-NEXT:     scf.for
+// CHECK:            %[[INSIDE:.*]] = arith.cmpi sge
+// CHECK-NOT:        arith.andi
+// CHECK:            arith.select %[[INSIDE]]
+// CHECK:          } {stn.simd}
+// CHECK-NEXT:   } else {
+// CHECK-NEXT:     scf.for
+// CHECK-NOT:        arith.select
+// CHECK-NOT:        stn.load %nabla
+// CHECK:          } {stn.simd}
+// CHECK-NEXT:   }
+stn.program @part_of_conjunction(%w: !stn.field<Cell x K x f64> {stn.name = "w"},
+    %nabla: !stn.field<Cell x K x f64> {stn.name = "nabla"},
+    %out: !stn.field<Cell x K x f64> {stn.intent = 1 : i32, stn.name = "out"},
+    %lo: i32, %hi: i32, %first: i32, %nrdmax: i32) {
+  %z = arith.constant 0 : i32
+  %n = stn.nlev : i32
+  // expected-remark @+1 {{loop over points unswitched on a condition that is the same for all of them}}
+  stn.kernel "damped" on Cell[%lo : %hi] K[%z : %n] {
+  ^bb0(%p: !stn.point<Cell>):
+    %level = stn.level
+    %top = arith.cmpi slt, %level, %nrdmax : i32
+    %h = stn.index %p : !stn.point<Cell>
+    %inside = arith.cmpi sge, %h, %first : i32
+    %both = arith.andi %inside, %top : i1
+    %old = stn.load %w[%p, k] : !stn.field<Cell x K x f64>
+    %d = stn.load %nabla[%p, k] : !stn.field<Cell x K x f64>
+    %damped = arith.addf %old, %d : f64
+    %r = arith.select %both, %damped, %old : f64
+    stn.write %r to %out at %p : !stn.point<Cell> : f64, !stn.field<Cell x K x f64>
+  }
+  stn.return
+}
