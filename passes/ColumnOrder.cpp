@@ -48,11 +48,12 @@ PointData pointData(Operation *root) {
       auto field = dyn_cast<FieldType>(load.getField().getType());
       if (!field || !load.getPoint())
         return;
-      int64_t bytes = multiplicity(op, root) * elementBytes(field.getElementType());
+      int64_t count = multiplicity(op, root);
+      int64_t bytes = count * elementBytes(field.getElementType());
       if (field.hasVertical()) {
         data.levelBytes += bytes;
       } else {
-        data.reads2d += multiplicity(op, root);
+        data.reads2d += count;
         data.sharedBytes += bytes;
       }
       return;
@@ -83,16 +84,16 @@ struct ColumnOrderPass : public fusec::impl::ColumnOrderBase<ColumnOrderPass> {
     if (targetOf(getOperation()) != "cuda")
       return;
     Builder builder(&getContext());
+    auto mark = [&](auto op, StringRef name) {
+      if (op.getHlb() && op.getKlb())
+        if (auto bytes = columnBytes(op, name))
+          op.setColumnOrderAttr(builder.getDenseI64ArrayAttr(*bytes));
+    };
     getOperation().walk([&](Operation *op) {
-      if (auto apply = dyn_cast<ApplyOp>(op)) {
-        if (apply.getHlb() && apply.getKlb())
-          if (auto bytes = columnBytes(op, apply.getName().value_or("apply")))
-            apply.setColumnOrderAttr(builder.getDenseI64ArrayAttr(*bytes));
-      } else if (auto kernel = dyn_cast<KernelOp>(op)) {
-        if (kernel.getHlb() && kernel.getKlb())
-          if (auto bytes = columnBytes(op, kernel.getName()))
-            kernel.setColumnOrderAttr(builder.getDenseI64ArrayAttr(*bytes));
-      }
+      if (auto apply = dyn_cast<ApplyOp>(op))
+        mark(apply, apply.getName().value_or("apply"));
+      else if (auto kernel = dyn_cast<KernelOp>(op))
+        mark(kernel, kernel.getName());
     });
   }
 

@@ -299,8 +299,8 @@ FailureOr<ApplyOp> mergeApplies(ApplyOp earlier, ApplyOp later) {
     std::array<int64_t, 2> bytes = {0, 0};
     for (ApplyOp part : {earlier, later})
       if (std::optional<ArrayRef<int64_t>> partBytes = part.getColumnOrder())
-        for (size_t i = 0; i < bytes.size() && i < partBytes->size(); ++i)
-          bytes[i] += (*partBytes)[i];
+        for (size_t i = 0; i < bytes.size(); ++i)
+          bytes[i] += (*partBytes)[i]; // two counts: the verifier checks it
     merged.setColumnOrderAttr(builder.getDenseI64ArrayAttr(bytes));
   }
 
