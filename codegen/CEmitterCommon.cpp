@@ -440,7 +440,12 @@ FailureOr<std::string> arithExpression(Operation *op, ArrayRef<std::string> in) 
           })
           .Case([&](arith::CmpFOp cmp) { return compareFloats(cmp.getPredicate(), in); })
           .Case([&](arith::CmpIOp cmp) { return compareInts(cmp.getPredicate(), operandType, in); })
-          .Case([&](arith::SelectOp) { return in[0] + " ? " + in[1] + " : " + in[2]; })
+          .Case([&](arith::SelectOp) {
+            if (op->hasAttr(stn::StnDialect::kBlendAttr))
+              return "fusec::blend<" + *cScalarType(type) + ">(" + in[0] + ", " + in[1] + ", " +
+                     in[2] + ")";
+            return in[0] + " ? " + in[1] + " : " + in[2];
+          })
           .Case<arith::ExtFOp, arith::TruncFOp, arith::FPToSIOp, arith::IndexCastOp>(
               [&](Operation *) { return cast(type, in[0]); })
           .Case<arith::SIToFPOp, arith::ExtSIOp>([&](Operation *) {

@@ -29,6 +29,14 @@ LogicalResult StnDialect::verifyOperationAttribute(Operation *op, NamedAttribute
       return op->emitError() << "'" << kSimdAttr << "' marks an scf.for inside a kernel";
     return success();
   }
+  if (attribute.getName() == kBlendAttr) {
+    auto loop = op->getParentOfType<scf::ForOp>();
+    if (!isa<arith::SelectOp>(op) || !isa<UnitAttr>(attribute.getValue()) || !loop ||
+        !loop->hasAttr(kSimdAttr))
+      return op->emitError() << "'" << kBlendAttr << "' marks an arith.select in an '"
+                             << kSimdAttr << "' loop";
+    return success();
+  }
   if (attribute.getName() != kTargetAttr)
     return op->emitError() << "unknown attribute '" << attribute.getName().getValue()
                            << "' of the stn dialect";

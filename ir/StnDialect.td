@@ -33,6 +33,9 @@ def Stn_Dialect : Dialect {
     /// On an `scf.for` of a kernel in loop form: its iterations are
     /// independent and the emitter vectorises it (`omp simd`).
     static constexpr ::llvm::StringLiteral kSimdAttr = "stn.simd";
+    /// On an `arith.select` in an `stn.simd` loop: the C++ emitter prints it
+    /// as a branch-free blend (`stn-blend-selects`).
+    static constexpr ::llvm::StringLiteral kBlendAttr = "stn.blend";
     /// On a C++ kernel: its reads through neighbour tables go to a scalar
     /// loop before its vectorised point loop (`stn-split-gather-loops`).
     static constexpr ::llvm::StringLiteral kSplitGathersAttr = "split_gathers";

@@ -831,6 +831,45 @@ def NestSelects : Pass<"stn-nest-selects", "::mlir::ModuleOp"> {
   let dependentDialects = ["::mlir::arith::ArithDialect"];
 }
 
+def BlendSelects : Pass<"stn-blend-selects", "::mlir::ModuleOp"> {
+  let summary = "C++: a select on a test of per-point data in a loop over points becomes a branch-free blend";
+  let description = [{
+    GCC 12 turns every C `?:` into a branch and if-converts it back when it
+    vectorises the loop; with the default `-ftrapping-math` it does not
+    where the branch holds floating-point arithmetic, and its sinking pass
+    moves there the arithmetic only one side uses. A select on a test of a
+    field's value (ICON's `where (zd_diffcoef /= 0)` in the steep-point
+    correction, whose sides also choose the levels its gathers read) thus
+    keeps the whole loop over points scalar ("control flow in loop"). This
+    pass marks, in `stn.simd` loops, each select whose condition depends on
+    loaded data (a `stn.load` or `stn.row_load` in the loop) with
+    `stn.blend`; the C++ emitter prints it as `fusec::blend(c, a, b)`, a
+    bitwise blend of the two values (`runtime/include/fusec/arith.h`), which
+    GCC cannot turn into a branch. Both sides are computed either way (a
+    select's operands are), and the blend returns the chosen one bit for
+    bit. Selects on index tests, neighbour-table tests or values the loop
+    does not compute stay `?:`: GCC vectorises those already, and the fused
+    w kernel's loops stop vectorising when they are blends (docs/bench.md).
+
+    Before:
+    ```mlir
+    scf.for %h = %hb to %he step %c1 {
+      %c = stn.load %coef[%p, %k] : !stn.field<Cell x K x f64>
+      %steep = arith.cmpf one, %c, %zero : f64
+      %r = arith.select %steep, %new, %old : f64
+      ...
+    } {stn.simd}
+    ```
+    After:
+    ```mlir
+      %r = arith.select %steep, %new, %old {stn.blend} : f64
+    ```
+  }];
+  let statistics = [
+    Statistic<"numBlended", "blended", "Selects printed as branch-free blends">,
+  ];
+}
+
 def SplitGatherLoops : Pass<"stn-split-gather-loops", "::mlir::ModuleOp"> {
   let summary = "Moves a C++ kernel's reads through neighbour tables into a scalar loop before its vectorised loop";
   let description = [{

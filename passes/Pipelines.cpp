@@ -170,6 +170,8 @@ void buildLoopLoweringPipeline(OpPassManager &pm) {
   pm.addPass(createSplitGatherLoops());
   // After the unswitching, which decides the uniform parts of combined tests.
   pm.addPass(createNestSelects());
+  // After the nesting: a select on an index test nested in one on data stays a select.
+  pm.addPass(createBlendSelects());
   pm.addPass(createElideBarriers());
 }
 

@@ -41,7 +41,9 @@ bool setRemarkFilter(llvm::StringRef regex, std::string &error) {
 std::optional<mlir::InFlightDiagnostic> remark(llvm::StringRef pass, mlir::Operation *op) {
   if (!filter->regex || !filter->regex->match(pass))
     return std::nullopt;
-  return op->emitRemark() << "[" << pass << "] ";
+  // At the op's location, without the op itself: MLIR would print the op after the remark,
+  // for a module remark the whole program.
+  return mlir::emitRemark(op->getLoc()) << "[" << pass << "] ";
 }
 
 } // namespace fusec

@@ -21,6 +21,9 @@ import sys
 import tempfile
 
 KERNEL = re.compile(r"^static void (\w+)\(")
+TIMED_FLAGS = "-O3 -march=native -fno-math-errno -ffp-contract=fast"
+RUNTIME_INCLUDE = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "runtime",
+                               "include")
 REMARK = re.compile(r"^(?P<file>[^:]+):(?P<line>\d+):\d+: (?P<kind>\w+): (?P<text>.*)$")
 
 
@@ -43,26 +46,19 @@ def simd_loops(lines):
     return loops
 
 
-def main():
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("source", help="emitted C++ (fusec --emit=cpp)")
-    parser.add_argument("--cxx", default=os.environ.get("CXX", "g++"))
-    parser.add_argument("--flags", default="-O3 -march=native -fno-math-errno -ffp-contract=fast",
-                        help="optimisation flags (default: the timed build's)")
-    parser.add_argument("--include", default=os.path.join(
-        os.path.dirname(os.path.abspath(__file__)), "..", "runtime", "include"))
-    args = parser.parse_args()
-
-    with open(args.source) as handle:
-        lines = handle.read().splitlines()
-    loops = simd_loops(lines)
+def loop_verdicts(source, cxx, flags, include):
+    """(kernel, first line, last line, vectorised, reasons) of every `omp simd` loop of the
+    emitted C++ file `source`, compiled with `flags` and GCC's vectorisation remarks; the
+    reasons are GCC's for a loop it did not vectorise."""
+    with open(source) as handle:
+        loops = simd_loops(handle.read().splitlines())
     if not loops:
-        sys.exit(f"vectorization_report: no `omp simd` loops in {args.source}")
+        sys.exit(f"vectorization_report: no `omp simd` loops in {source}")
 
     with tempfile.TemporaryDirectory() as scratch:
         remarks_file = os.path.join(scratch, "remarks.txt")
-        command = [args.cxx, "-std=c++17", *args.flags.split(), "-fopenmp-simd", "-fno-ipa-icf",
-                   "-fPIC", "-c", "-I", args.include, args.source,
+        command = [cxx, "-std=c++17", *flags.split(), "-fopenmp-simd", "-fno-ipa-icf",
+                   "-fPIC", "-c", "-I", include, source,
                    "-o", os.path.join(scratch, "out.o"), f"-fopt-info-vec-all={remarks_file}"]
         result = subprocess.run(command, capture_output=True, text=True)
         if result.returncode != 0:
@@ -70,27 +66,44 @@ def main():
         with open(remarks_file) as handle:
             remarks = handle.read().splitlines()
 
-    source_name = os.path.basename(args.source)
+    source_name = os.path.basename(source)
     by_line = collections.defaultdict(list)
     for remark in remarks:
         match = REMARK.match(remark)
         if match and os.path.basename(match.group("file")) == source_name:
             by_line[int(match.group("line"))].append(match.group("text"))
 
-    kernels = {}  # kernel -> [loops, vectorised, Counter of reasons]
+    verdicts = []
     for kernel, first, last in loops:
-        row = kernels.setdefault(kernel, [0, 0, collections.Counter()])
-        row[0] += 1
         texts = [text for number in range(first, last + 1) for text in by_line[number]]
         if any(text.startswith("loop vectorized") for text in texts):
-            row[1] += 1
+            verdicts.append((kernel, first, last, True, []))
         elif any("__builtin_mem" in text for text in texts):
-            row[2]["a library call (memcpy, memmove)"] += 1
+            verdicts.append((kernel, first, last, False, ["a library call (memcpy, memmove)"]))
         else:
-            for text in texts:
-                if text.startswith("not vectorized: "):
-                    row[2][text[len("not vectorized: "):].rstrip(".")] += 1
+            verdicts.append((kernel, first, last, False,
+                             [text[len("not vectorized: "):].rstrip(".") for text in texts
+                              if text.startswith("not vectorized: ")]))
+    return verdicts
 
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("source", help="emitted C++ (fusec --emit=cpp)")
+    parser.add_argument("--cxx", default=os.environ.get("CXX", "g++"))
+    parser.add_argument("--flags", default=TIMED_FLAGS,
+                        help="optimisation flags (default: the timed build's)")
+    parser.add_argument("--include", default=RUNTIME_INCLUDE)
+    args = parser.parse_args()
+
+    kernels = {}  # kernel -> [loops, vectorised, Counter of reasons]
+    for kernel, _, _, vectorised, reasons in loop_verdicts(args.source, args.cxx, args.flags,
+                                                           args.include):
+        row = kernels.setdefault(kernel, [0, 0, collections.Counter()])
+        row[0] += 1
+        row[1] += vectorised
+        row[2].update(reasons)
+    source_name = os.path.basename(args.source)
     print(f"`{' '.join([args.cxx, *args.flags.split()])}` on `{source_name}`\n")
     print("| kernel | simd loops | vectorised | why not (count) |")
     print("|---|---:|---:|---|")

@@ -302,6 +302,14 @@ stn.program @simd_outside_kernel() {
 
 // -----
 
+stn.program @blend_outside_simd_loop(%c: i1, %a: f64, %b: f64) {
+  // expected-error @+1 {{'stn.blend' marks an arith.select in an 'stn.simd' loop}}
+  %r = arith.select %c, %a, %b {stn.blend} : f64
+  stn.return
+}
+
+// -----
+
 stn.program @write_level_without_levels(%o: !stn.field<Cell x f64>, %lo: i32, %hi: i32) {
   stn.kernel "k" on Cell[%lo : %hi] attributes {loop_form} {
   ^bb0(%hb: index, %he: index):

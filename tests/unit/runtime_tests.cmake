@@ -2,6 +2,7 @@
 include(Catch)
 add_executable(fusec-runtime-tests
   ${CMAKE_CURRENT_LIST_DIR}/test_grid_main.cpp
+  ${CMAKE_CURRENT_LIST_DIR}/test_arith.cpp
   ${CMAKE_CURRENT_LIST_DIR}/test_grid.cpp
   ${CMAKE_CURRENT_LIST_DIR}/test_grid_lam.cpp
   ${CMAKE_CURRENT_LIST_DIR}/test_grid_netcdf.cpp

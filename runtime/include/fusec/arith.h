@@ -6,6 +6,8 @@
 
 #include <cmath>
 #include <cstdint>
+#include <cstring>
+#include <type_traits>
 
 /* Functions for host and device code: on CUDA code paths (nvcc, or the cuda-host backend,
  * whose fusec/cuda_host/cuda_runtime.h defines the qualifiers) they are __host__ __device__. */
@@ -51,6 +53,27 @@ template <typename T> FUSEC_HOST_DEVICE inline T minnum(T a, T b) {
 }
 template <typename T> FUSEC_HOST_DEVICE inline T maxnum(T a, T b) {
   return (b > a || a != a) ? b : a;
+}
+
+/* arith.select marked stn.blend (stn-blend-selects): the bits of `a` where `c` holds, of `b`
+ * elsewhere, without a branch. GCC makes `c ? a : b` a branch, and keeps a loop scalar whose
+ * branch holds floating-point arithmetic (-ftrapping-math); bitwise operations it vectorises.
+ * Both values are computed anyway; the result is the chosen one, bit for bit. */
+template <typename T> FUSEC_HOST_DEVICE inline T blend(bool c, T a, T b) {
+  if constexpr (std::is_same_v<T, bool>) {
+    return (c & a) | (!c & b);
+  } else {
+    using Bits = std::conditional_t<sizeof(T) == 8, uint64_t, uint32_t>;
+    static_assert(sizeof(T) == sizeof(Bits), "fusec::blend: 4- or 8-byte values only");
+    Bits x, y;
+    std::memcpy(&x, &a, sizeof x);
+    std::memcpy(&y, &b, sizeof y);
+    const Bits mask = Bits(0) - Bits(c);
+    const Bits chosen = (x & mask) | (y & ~mask);
+    T result;
+    std::memcpy(&result, &chosen, sizeof result);
+    return result;
+  }
 }
 
 } // namespace fusec
