@@ -79,8 +79,8 @@ def emitted_instructions(cachegrind_file, cache_dir):
             if line.startswith("fn="):
                 # Demangled: `name(arguments)`, OpenMP's parts `... [clone ._omp_fn.0]`.
                 counted = line[3:].split("(")[0].strip() in kernels
-            elif line.startswith(("fl=", "fi=", "fe=")):
-                # fi/fe: lines of a function inlined from another file (a runtime helper).
+            elif line.startswith("fl="):
+                # Cachegrind starts a new file for code inlined from a header (a runtime helper).
                 in_source = os.path.basename(line[3:].strip()) == source_name
             elif counted and line[:1].isdigit():
                 fields = line.split()
