@@ -146,6 +146,46 @@ static std::string head(const std::string &path, size_t maxLines) {
   return llvm::join(lines, "\n");
 }
 
+/// Compiles `source` into `libraryPath` (absent so far) through files named after `stem`.
+static Status compileInto(const std::string &source, const Compiler &compiler,
+                          const std::string &stem, const std::string &libraryPath,
+                          double &seconds) {
+  std::string sourcePath = stem + compiler.sourceExtension;
+  if (Status status = writeAtomically(sourcePath, source); !status)
+    return status;
+  // Compile under a name of our own, then rename: a run that does not take the cache's lock
+  // (an older fusec-bench) never sees a partial library.
+  llvm::SmallString<128> partial;
+  if (std::error_code error = llvm::sys::fs::createUniqueFile(stem + "-%%%%%%.so.tmp", partial))
+    return Status::failure("cannot create a file in '" +
+                           std::string(llvm::sys::path::parent_path(stem)) +
+                           "': " + error.message());
+  std::string logPath = std::string(partial) + ".log";
+  std::vector<llvm::StringRef> arguments{compiler.program};
+  for (const std::string &flag : compiler.flags)
+    arguments.push_back(flag);
+  arguments.insert(arguments.end(), {sourcePath, "-o", partial});
+  std::optional<llvm::StringRef> redirects[] = {std::nullopt, llvm::StringRef(logPath),
+                                                llvm::StringRef(logPath)};
+  auto start = std::chrono::steady_clock::now();
+  std::string message;
+  int exitCode = llvm::sys::ExecuteAndWait(compiler.program, arguments, std::nullopt, redirects,
+                                           0, 0, &message);
+  seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  if (exitCode != 0) {
+    llvm::sys::fs::remove(partial);
+    // The source and the log stay for the user to inspect.
+    return Status::failure(
+        "compiling the emitted code failed (" +
+        (message.empty() ? "exit status " + std::to_string(exitCode) : message) +
+        "); source: " + sourcePath + ", log: " + logPath + "\n" + head(logPath, 20));
+  }
+  llvm::sys::fs::remove(logPath);
+  if (std::error_code error = llvm::sys::fs::rename(partial, libraryPath))
+    return Status::failure("cannot rename '" + std::string(partial) + "': " + error.message());
+  return Status::success();
+}
+
 Result<BuiltLibrary> buildSharedLibrary(const std::string &source, const Compiler &compiler,
                                         const std::string &cacheDirectory) {
   if (std::error_code error = llvm::sys::fs::create_directories(cacheDirectory))
@@ -154,42 +194,24 @@ Result<BuiltLibrary> buildSharedLibrary(const std::string &source, const Compile
   std::string stem = cacheDirectory + "/" + cacheKey(source, compiler);
   std::string libraryPath = stem + ".so";
   BuiltLibrary built;
-  if (llvm::sys::fs::exists(libraryPath)) {
-    built.fromCache = true;
-  } else {
-    std::string sourcePath = stem + compiler.sourceExtension;
-    if (Status status = writeAtomically(sourcePath, source); !status)
-      return status;
-    // Compile under a name of our own, then rename: a concurrent run compiling the same
-    // source never sees a partial library.
-    llvm::SmallString<128> partial;
-    if (std::error_code error = llvm::sys::fs::createUniqueFile(stem + "-%%%%%%.so.tmp", partial))
-      return Status::failure("cannot create a file in '" + cacheDirectory +
+  built.fromCache = llvm::sys::fs::exists(libraryPath);
+  if (!built.fromCache) {
+    // Runs that need the same library at the same time (lit's workers, ctest's jobs) take
+    // turns: the first compiles it, the others wait for it and load it from the cache.
+    std::error_code error;
+    llvm::raw_fd_ostream lockFile(stem + ".lock", error, llvm::sys::fs::OF_Append);
+    if (error)
+      return Status::failure("cannot create a lock file in '" + cacheDirectory +
                              "': " + error.message());
-    std::string logPath = std::string(partial) + ".log";
-    std::vector<llvm::StringRef> arguments{compiler.program};
-    for (const std::string &flag : compiler.flags)
-      arguments.push_back(flag);
-    arguments.insert(arguments.end(), {sourcePath, "-o", partial});
-    std::optional<llvm::StringRef> redirects[] = {std::nullopt, llvm::StringRef(logPath),
-                                                  llvm::StringRef(logPath)};
-    auto start = std::chrono::steady_clock::now();
-    std::string message;
-    int exitCode = llvm::sys::ExecuteAndWait(compiler.program, arguments, std::nullopt, redirects,
-                                             0, 0, &message);
-    built.compileSeconds =
-        std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-    if (exitCode != 0) {
-      llvm::sys::fs::remove(partial);
-      // The source and the log stay for the user to inspect.
-      return Status::failure(
-          "compiling the emitted code failed (" +
-          (message.empty() ? "exit status " + std::to_string(exitCode) : message) +
-          "); source: " + sourcePath + ", log: " + logPath + "\n" + head(logPath, 20));
-    }
-    llvm::sys::fs::remove(logPath);
-    if (std::error_code error = llvm::sys::fs::rename(partial, libraryPath))
-      return Status::failure("cannot rename '" + std::string(partial) + "': " + error.message());
+    llvm::Expected<llvm::sys::fs::FileLocker> lock = lockFile.lock();
+    if (!lock)
+      return Status::failure("cannot lock '" + stem + ".lock': " +
+                             llvm::toString(lock.takeError()));
+    built.fromCache = llvm::sys::fs::exists(libraryPath);
+    if (!built.fromCache)
+      if (Status status = compileInto(source, compiler, stem, libraryPath, built.compileSeconds);
+          !status)
+        return status;
   }
   Result<std::unique_ptr<SharedLibrary>> library = SharedLibrary::open(libraryPath);
   if (!library)
