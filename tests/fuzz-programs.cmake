@@ -20,6 +20,8 @@ endif()
 add_test(NAME fuzz-programs-fixed-seed
   COMMAND ${FUSEC_FUZZ_PYTHON} -m fusec_fuzz --seed 2 --count 30 --jobs 1
           --bin ${CMAKE_BINARY_DIR}/bin --include ${PROJECT_SOURCE_DIR}/stencils)
+# COST: ctest -j starts it first, beside lit-e2e (tests/CMakeLists.txt).
 set_tests_properties(fuzz-programs-fixed-seed PROPERTIES
   ENVIRONMENT "PYTHONPATH=${PROJECT_SOURCE_DIR}/tools/fusec-fuzz"
-  TIMEOUT 1800)
+  TIMEOUT 1800
+  COST 900)
