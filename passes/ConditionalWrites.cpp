@@ -102,17 +102,22 @@ struct ConditionalWritesPass
     return branches.empty() ? nullptr : branches.front();
   }
 
-  void eraseIfDead(Operation *op) {
-    if (!op || !op->use_empty() || !isa<arith::SelectOp, LoadOp>(op))
-      return;
-    // Once each: `select %c, %x, %x` names its operand twice.
-    llvm::SetVector<Operation *> operands;
-    for (Value operand : op->getOperands())
-      if (Operation *producer = operand.getDefiningOp())
-        operands.insert(producer);
-    op->erase();
-    for (Operation *operand : operands)
-      eraseIfDead(operand);
+  /// Erases `root` if unused, then every producer that becomes unused. A worklist, not a
+  /// recursion over the erased op's operands: erasing one operand's producers may erase
+  /// another operand's producer, which must not be visited again.
+  void eraseIfDead(Operation *root) {
+    llvm::SetVector<Operation *> worklist;
+    if (root)
+      worklist.insert(root);
+    while (!worklist.empty()) {
+      Operation *op = worklist.pop_back_val();
+      if (!op->use_empty() || !isa<arith::SelectOp, LoadOp>(op))
+        continue;
+      for (Value operand : op->getOperands())
+        if (Operation *producer = operand.getDefiningOp())
+          worklist.insert(producer);
+      op->erase();
+    }
   }
 };
 
