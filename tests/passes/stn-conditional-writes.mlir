@@ -1,4 +1,5 @@
 // RUN: %fusec-opt %s -split-input-file -stn-conditional-writes | FileCheck %s
+// RUN: %if valgrind %{ valgrind -q --error-exitcode=1 %fusec-opt %s -split-input-file -stn-conditional-writes -o /dev/null %}
 
 // `dwdx = where(c, gradient, dwdx)`: written under `c` only, and the old value
 // is no longer read. The gradient stays before the branch (the loop form
@@ -132,6 +133,30 @@ stn.program @both_sides(%f: !stn.field<Cell x K x f64> {stn.intent = 2 : i32}, %
     %old = stn.load %f[%p, k] : !stn.field<Cell x K x f64>
     %s = arith.select %c, %old, %old : f64
     stn.write %s to %f at %p : !stn.point<Cell> : f64, <Cell x K x f64>
+  }
+  stn.return
+}
+
+// -----
+
+// The value in place on both false sides of a select tree (found by fusec-fuzz): erasing
+// the dead tree reaches the load through both selects and must erase it once (valgrind
+// checks that above).
+// CHECK-LABEL: stn.program @shared_old_value
+// CHECK:         %[[BOTH:.*]] = arith.andi %c1, %c2
+// CHECK-NEXT:    scf.if %[[BOTH]] {
+// CHECK-NEXT:      stn.write %a to %f
+// CHECK-NEXT:    }
+// CHECK-NOT:     stn.load
+// CHECK-NOT:     arith.select
+stn.program @shared_old_value(%f: !stn.field<Cell x K x f64> {stn.intent = 2 : i32, stn.name = "f"},
+    %a: f64 {stn.name = "a"}, %c1: i1 {stn.name = "c1"}, %c2: i1 {stn.name = "c2"}, %lo: i32, %hi: i32, %k0: i32, %k1: i32) {
+  kernel "shared" on Cell[%lo : %hi] K[%k0 : %k1] {
+  ^bb0(%p: !stn.point<Cell>):
+    %old = stn.load %f[%p, k] : !stn.field<Cell x K x f64>
+    %inner = arith.select %c2, %a, %old : f64
+    %outer = arith.select %c1, %inner, %old : f64
+    stn.write %outer to %f at %p : !stn.point<Cell> : f64, <Cell x K x f64>
   }
   stn.return
 }
