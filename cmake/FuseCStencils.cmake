@@ -1,5 +1,6 @@
 # fusec_add_stencils(TARGET <name> SOURCES <file.stn>...
-#                    [PIPELINE <pipeline>] [BACKEND cuda|cpp] [CONFIG <file.yaml>]
+#                    [PIPELINE <pipeline>] [BACKEND cuda|cpp] [LAYOUT any|columns]
+#                    [CONFIG <file.yaml>]
 #                    [DEFINES name=value...] [IMPORT_DIRS <dir>...]
 #                    [CXX_FLAGS <flag>...])
 #
@@ -13,10 +14,12 @@
 # CUDA language enabled; the C++ backend links OpenMP and compiles with
 # CXX_FLAGS, by default -O3 -march=native -fno-math-errno (the emitted loops
 # are bound by instructions on CPUs, and errno keeps a sqrt from vectorising;
-# give CXX_FLAGS, possibly empty, for a portable build).
-# See docs/integration.md.
+# give CXX_FLAGS, possibly empty, for a portable build). LAYOUT columns (C++
+# backend) compiles for ICON's blocked layout with nproma = 1 only, whose
+# kernels vectorise over levels; the default, any, runs in the layout the
+# create call gives. See docs/integration.md.
 function(fusec_add_stencils)
-  cmake_parse_arguments(ARG "" "TARGET;PIPELINE;BACKEND;CONFIG"
+  cmake_parse_arguments(ARG "" "TARGET;PIPELINE;BACKEND;LAYOUT;CONFIG"
                         "SOURCES;DEFINES;IMPORT_DIRS;CXX_FLAGS" ${ARGN})
   if(NOT ARG_TARGET OR NOT ARG_SOURCES)
     message(FATAL_ERROR "fusec_add_stencils: TARGET and SOURCES are required")
@@ -46,7 +49,18 @@ function(fusec_add_stencils)
     message(FATAL_ERROR "fusec_add_stencils: BACKEND must be cuda or cpp, not '${ARG_BACKEND}'")
   endif()
 
-  set(options -O "${ARG_PIPELINE}")
+  if(NOT ARG_LAYOUT)
+    set(ARG_LAYOUT any)
+  endif()
+  if(NOT ARG_LAYOUT MATCHES "^(any|columns)$")
+    message(FATAL_ERROR "fusec_add_stencils: LAYOUT must be any or columns, not '${ARG_LAYOUT}'")
+  endif()
+  if(ARG_LAYOUT STREQUAL "columns" AND NOT ARG_BACKEND STREQUAL "cpp")
+    message(FATAL_ERROR "fusec_add_stencils: LAYOUT columns is a layout of the C++ backend "
+                        "(BACKEND cpp)")
+  endif()
+
+  set(options -O "${ARG_PIPELINE}" "--layout=${ARG_LAYOUT}")
   set(depends "${FuseC_EXECUTABLE}")
   if(ARG_CONFIG)
     get_filename_component(config "${ARG_CONFIG}" ABSOLUTE)

@@ -774,6 +774,10 @@ private:
     if (!target.supportsBlockedLayout())
       os << "if (status == FUSEC_SUCCESS && " << state << "->extents.blocked())\n"
          << "status = FUSEC_ERROR_UNSUPPORTED_LAYOUT;\n";
+    else if (stn::columnsLayout(interface.program))
+      os << "// Compiled for the columns layout only.\n"
+         << "if (status == FUSEC_SUCCESS && !(" << state << "->extents.blocked() && " << state
+         << "->extents.nproma == 1))\nstatus = FUSEC_ERROR_UNSUPPORTED_LAYOUT;\n";
     for (const TableMember &table : plan.tables) {
       ConnectivityOp conn = table.conn;
       os << "if (status == FUSEC_SUCCESS)\nstatus = " << state << "->" << table.name

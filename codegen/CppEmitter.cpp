@@ -27,6 +27,12 @@
 // read from the list's arrays. The entries hold flat cell indices, so in the
 // blocked variant each one is located in its own block (h / nproma).
 //
+// A module compiled for the columns layout (`stn.layout = "columns"`: the
+// blocked layout with nproma = 1) has only the blocked variants, with nproma
+// and every leading dimension printed as 1, so that the compiler sees the
+// unit stride of the loop form's vectorised level loop; its create functions
+// refuse every other layout.
+//
 //===----------------------------------------------------------------------===//
 
 #include "codegen/CEmitterCommon.h"
@@ -74,6 +80,11 @@ public:
   }
 
   LogicalResult emitKernel(codegen::KernelPlan &plan, raw_ostream &os) const override {
+    if (stn::columnsLayout(plan.op) && hasBlockedVariant(plan)) {
+      useColumnsStrides(plan.scope);
+      return plan.hasPointList() ? emitListKernel(plan, plan.scope, /*blocked=*/true, os)
+                                 : emitBlockedKernel(plan, plan.scope, os);
+    }
     // The blocked variant's body is emitted from the scope before the flat one used it.
     codegen::KernelScope blockedScope = plan.scope;
     if (plan.hasPointList()) {
@@ -92,6 +103,12 @@ public:
 
   void emitLaunch(const codegen::KernelPlan &plan, StringRef state,
                   raw_ostream &os) const override {
+    if (stn::columnsLayout(plan.op) && hasBlockedVariant(plan)) {
+      // The create function accepted the columns layout only.
+      os << plan.function << "_blocked(" << plan.kernelArguments(/*blocked=*/true)
+         << ");\nreturn FUSEC_SUCCESS;\n";
+      return;
+    }
     if (hasBlockedVariant(plan))
       os << "if (" << state << ".extents.blocked()) {\n"
          << plan.function << "_blocked(" << plan.kernelArguments(/*blocked=*/true)
@@ -109,6 +126,16 @@ private:
     return "const int32_t " + name.str() + " = " + value.str() + ";\n";
   }
 
+  /// The columns layout's strides as literals: nproma and every location's
+  /// leading dimension are 1 there.
+  static void useColumnsStrides(codegen::KernelScope &scope) {
+    scope.blocked = true;
+    scope.nproma = "1";
+    for (std::string &ld : scope.leadingDimensions)
+      if (!ld.empty())
+        ld = "1";
+  }
+
   /// Vertical-only kernels are the same in both layouts.
   static bool hasBlockedVariant(const codegen::KernelPlan &plan) {
     return plan.hasPoints() || plan.hasPointList();
@@ -123,6 +150,11 @@ private:
     return "#pragma omp " + construct.str() + (nowait(plan) ? " nowait" : "") + "\n";
   }
 
+  static std::string layoutComment(const codegen::KernelScope &scope) {
+    return scope.nproma == "1" ? " in the columns layout (one point per block).\n"
+                               : " in the blocked layout (nproma points per block).\n";
+  }
+
   /// ICON's loop nest: blocks (OpenMP) -> chunks of at most kHorizontalBlock
   /// points, each a work item with all levels.
   static LogicalResult emitBlockedKernel(codegen::KernelPlan &plan, codegen::KernelScope &scope,
@@ -134,16 +166,21 @@ private:
                 blockEnd = names.unique("block_end"), chunk = names.unique("chunk");
     scope.workItemBlock = block;
     std::string points = plan.horizontalBlock("kHorizontalBlock");
-    const std::string &nproma = plan.nproma;
-    os << "// " << plan.function << " in the blocked layout (nproma points per block).\n"
+    const std::string &nproma = scope.nproma;
+    // In the columns layout a block is its one point.
+    bool columns = nproma == "1";
+    os << "// " << plan.function << layoutComment(scope)
        << "static void " << plan.function << "_blocked(" << plan.kernelSignature(true) << ") {\n"
-       << declare(firstBlock, plan.hlb + " / " + nproma)
-       << declare(endBlock, "static_cast<int32_t>((int64_t(" + plan.hub + ") + " + nproma +
-                                " - 1) / " + nproma + ")")
+       << declare(firstBlock, columns ? plan.hlb : plan.hlb + " / " + nproma)
+       << declare(endBlock, columns ? plan.hub
+                                    : "static_cast<int32_t>((int64_t(" + plan.hub + ") + " +
+                                          nproma + " - 1) / " + nproma + ")")
        << workshare(plan, "for schedule(static)") << loop(block, firstBlock, endBlock)
-       << declare(blockBegin, "std::max(" + plan.hlb + ", " + block + " * " + nproma + ")")
-       << declare(blockEnd, "static_cast<int32_t>(std::min<int64_t>(" + plan.hub + ", int64_t(" +
-                                block + " + 1) * " + nproma + "))")
+       << declare(blockBegin,
+                  columns ? block : "std::max(" + plan.hlb + ", " + block + " * " + nproma + ")")
+       << declare(blockEnd, columns ? block + " + 1"
+                                    : "static_cast<int32_t>(std::min<int64_t>(" + plan.hub +
+                                          ", int64_t(" + block + " + 1) * " + nproma + "))")
        << "for (int32_t " << chunk << " = " << blockBegin << "; " << chunk << " < " << blockEnd
        << "; " << chunk << " += " << points << ") {\n"
        << declare(plan.hBegin, chunk)
@@ -167,7 +204,7 @@ private:
     std::string entries = plan.horizontalBlock("kHorizontalBlock");
     const std::string &count = plan.list.count;
     if (blocked)
-      os << "// " << plan.function << " in the blocked layout (nproma points per block).\n";
+      os << "// " << plan.function << layoutComment(scope);
     // The block count in int64_t and the last block's end as a difference, so
     // that a count near INT32_MAX cannot overflow.
     os << "static void " << plan.function << (blocked ? "_blocked(" : "(")

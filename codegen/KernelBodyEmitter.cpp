@@ -70,15 +70,22 @@ const KernelScope::Table &KernelBodyEmitter::table(FlatSymbolRefAttr conn) {
 // Missing points and element indices
 //===----------------------------------------------------------------------===//
 
-/// `factor`, `x * factor` or `(x + 1) * factor`; empty when x is 0.
+/// `factor`, `x * factor` or `(x + 1) * factor`; empty when x is 0, x when factor is 1.
 static std::string scaled(StringRef x, StringRef factor) {
   if (x == "0")
     return "";
+  if (factor == "1")
+    return x.str();
   if (x == "1")
     return factor.str();
   if (x.contains(' '))
     return "(" + x.str() + ") * " + factor.str();
   return x.str() + " * " + factor.str();
+}
+
+/// `x / divisor`, or `x` where the divisor is the literal 1 (the columns layout).
+static std::string quotient(StringRef x, StringRef divisor) {
+  return divisor == "1" ? x.str() : x.str() + " / " + divisor.str();
 }
 
 static std::string sum(ArrayRef<std::string> terms) {
@@ -163,8 +170,10 @@ std::string KernelBodyEmitter::elementIndex(Value field, Value point, Value slot
   } else {
     pointTerm = expr(point);
     if (scope.blocked && blockedShape) {
-      std::string blockSize = scope.nproma + " * (" + blockedShape->beyond(scope.numLevels) + ")";
-      blockTerm = scaled(blockOf(point, scope.nproma), "(" + blockSize + ")");
+      std::string beyond = "(" + blockedShape->beyond(scope.numLevels) + ")";
+      std::string blockSize =
+          scope.nproma == "1" ? beyond : "(" + scope.nproma + " * " + beyond + ")";
+      blockTerm = scaled(blockOf(point, scope.nproma), blockSize);
     }
   }
   return sum({pointTerm, sparse ? scaled(expr(slot), ld) : std::string(),
@@ -176,7 +185,7 @@ std::string KernelBodyEmitter::blockOf(Value point, StringRef ld) {
   if (known != scope.pointBlocks.end())
     return known->second;
   // A point from elsewhere (an scf.if result): -1 / ld is 0, as for missing points.
-  return "(" + expr(point) + " / " + ld.str() + ")";
+  return ld == "1" ? expr(point) : "(" + quotient(expr(point), ld) + ")";
 }
 
 bool KernelBodyEmitter::declareBlockOffsets(Value point, const KernelScope::Table &entries,
@@ -425,7 +434,7 @@ LogicalResult KernelBodyEmitter::emitListPoint(ListPointOp entry, raw_ostream &o
   });
   if (scope.blocked && indexedByBlock) {
     std::string block = scope.names.unique("jb");
-    os << "const int32_t " << block << " = " << expr(point) << " / " << scope.nproma << ";\n";
+    os << "const int32_t " << block << " = " << quotient(expr(point), scope.nproma) << ";\n";
     scope.pointBlocks[point] = block;
   }
   return success();

@@ -105,8 +105,16 @@ int fusec::compile(const CompileOptions &options, llvm::raw_ostream &errs) {
     frontend.defines.push_back(*define);
   }
 
-  // An invalid pipeline or configuration is reported before any source is
-  // read.
+  // An invalid pipeline, layout or configuration is reported before any
+  // source is read.
+  bool columns = options.layout == CodeLayout::Columns;
+  if (columns && *emit == EmitKind::Cuda) {
+    errs << "fusec: error: --layout=columns is a layout of the C++ backend; CUDA code runs "
+            "in the flat layout\n";
+    return 1;
+  }
+  // The columns layout's loop form is the C++ backend's, whatever is written.
+  ConfigTarget target = columns ? ConfigTarget::Cpp : configTargetOf(*emit);
   bool lower = *emit != EmitKind::Mlir && *emit != EmitKind::MlirFrontend;
   std::string error;
   PipelineConfig config;
@@ -116,7 +124,7 @@ int fusec::compile(const CompileOptions &options, llvm::raw_ostream &errs) {
       errs << error << "\n"; // already `file:line:col: error: message`
       return 1;
     }
-    config = file.forTarget(configTargetOf(*emit));
+    config = file.forTarget(target);
   }
   if (options.pipeline)
     config.defaultPipeline = *options.pipeline;
@@ -149,7 +157,9 @@ int fusec::compile(const CompileOptions &options, llvm::raw_ostream &errs) {
     return writeOutput(options.outputPath, os.str(), errs) ? 0 : 1;
   }
 
-  setOptimisationTarget(*module, configTargetOf(*emit));
+  setOptimisationTarget(*module, target);
+  if (columns)
+    setColumnsLayout(*module);
   if (options.configPath.empty()) {
     if (mlir::failed(pm.run(*module)))
       return 1;
@@ -235,6 +245,13 @@ int fusec::fusecMain(int argc, char **argv) {
       llvm::cl::desc("Print per program: kernels, materialised temporaries and modelled DRAM "
                      "bytes per grid point (also --stats)"),
       llvm::cl::cat(category));
+  static llvm::cl::opt<CodeLayout> layout(
+      "layout", llvm::cl::desc("Field layout of the compiled C++ code (default: any)"),
+      llvm::cl::values(
+          clEnumValN(CodeLayout::Any, "any", "flat or ICON's blocked layout, chosen at run time"),
+          clEnumValN(CodeLayout::Columns, "columns",
+                     "ICON's blocked layout with nproma = 1 only: kernels vectorise over levels")),
+      llvm::cl::init(CodeLayout::Any), llvm::cl::cat(category));
   static llvm::cl::list<std::string> includeDirs(
       "I", llvm::cl::Prefix, llvm::cl::desc("Directory searched for imported files"),
       llvm::cl::value_desc("dir"), llvm::cl::cat(category));
@@ -263,6 +280,7 @@ int fusec::fusecMain(int argc, char **argv) {
   options.configPath = config;
   // `--stats` is LLVM's own flag for its statistics; fusec answers it with its own.
   options.printStatistics = stats || llvm::AreStatisticsEnabled();
+  options.layout = layout;
   options.defines.assign(defines.begin(), defines.end());
   options.includeDirs.assign(includeDirs.begin(), includeDirs.end());
   return compile(options, llvm::errs());

@@ -38,6 +38,15 @@ std::optional<EmitKind> inferEmitKind(llvm::StringRef outputPath);
 /// C++ output, `cuda` for everything else.
 ConfigTarget configTargetOf(EmitKind emit);
 
+/// The field layouts compiled code runs in.
+enum class CodeLayout {
+  /// Any layout given at run time: flat, or ICON's blocked layout.
+  Any,
+  /// ICON's blocked layout with one point per block only (C++): each point's
+  /// levels lie next to each other, and the kernels vectorise over levels.
+  Columns,
+};
+
 struct CompileOptions {
   std::string inputPath;
   /// `-` for standard output.
@@ -56,6 +65,9 @@ struct CompileOptions {
   std::vector<std::string> includeDirs;
   /// Print kernel statistics of the compiled module to standard output.
   bool printStatistics = false;
+  /// The columns layout is for the C++ backend (and its header, Fortran
+  /// module and MLIR); CUDA output refuses it.
+  CodeLayout layout = CodeLayout::Any;
 };
 
 /// Runs one compilation. Errors are printed to `errs`; the output file is

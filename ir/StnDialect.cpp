@@ -37,6 +37,18 @@ LogicalResult StnDialect::verifyOperationAttribute(Operation *op, NamedAttribute
                              << kSimdAttr << "' loop";
     return success();
   }
+  if (attribute.getName() == kLayoutAttr) {
+    auto layout = dyn_cast<StringAttr>(attribute.getValue());
+    if (!isa<ModuleOp>(op) || !layout || layout.getValue() != kColumnsLayout)
+      return op->emitError() << "'" << kLayoutAttr << "' must be \"" << kColumnsLayout
+                             << "\" on a module";
+    auto target = op->getAttrOfType<StringAttr>(kTargetAttr);
+    if (!target || target.getValue() != "cpp")
+      return op->emitError() << "the \"" << kColumnsLayout
+                             << "\" layout is for the C++ backend: it needs '" << kTargetAttr
+                             << "' = \"cpp\"";
+    return success();
+  }
   if (attribute.getName() != kTargetAttr)
     return op->emitError() << "unknown attribute '" << attribute.getName().getValue()
                            << "' of the stn dialect";

@@ -30,6 +30,11 @@ def Stn_Dialect : Dialect {
     /// `stn.target` on a module: the code the passes optimise for, `"cpp"` or
     /// `"cuda"` (the fusion cost model's weights; docs/dialect.md).
     static constexpr ::llvm::StringLiteral kTargetAttr = "stn.target";
+    /// `stn.layout = "columns"` on a `cpp` module: the code runs in ICON's
+    /// blocked layout with one point per block only (each point's levels
+    /// contiguous), and its loop form vectorises over levels (docs/dialect.md).
+    static constexpr ::llvm::StringLiteral kLayoutAttr = "stn.layout";
+    static constexpr ::llvm::StringLiteral kColumnsLayout = "columns";
     /// On an `scf.for` of a kernel in loop form: its iterations are
     /// independent and the emitter vectorises it (`omp simd`).
     static constexpr ::llvm::StringLiteral kSimdAttr = "stn.simd";

@@ -19,6 +19,12 @@ ConnectivityOp lookupConnectivity(Operation *from, FlatSymbolRefAttr name) {
   return SymbolTable::lookupNearestSymbolFrom<ConnectivityOp>(from, name);
 }
 
+bool columnsLayout(Operation *op) {
+  auto module = isa<ModuleOp>(op) ? cast<ModuleOp>(op) : op->getParentOfType<ModuleOp>();
+  auto layout = module ? module->getAttrOfType<StringAttr>(StnDialect::kLayoutAttr) : nullptr;
+  return layout && layout.getValue() == StnDialect::kColumnsLayout;
+}
+
 int64_t cppPointsPerWorkItem(KernelOp kernel) {
   if (auto hblock = kernel->getAttrOfType<IntegerAttr>("hblock"))
     return hblock.getInt();

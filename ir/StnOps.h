@@ -52,6 +52,10 @@ std::optional<llvm::StringRef> neighborTable(mlir::Value point);
 /// parameter's `stn.name` or its `var`'s name; empty when it has neither.
 llvm::StringRef fieldName(mlir::Value field);
 
+/// Whether the module of `op` is compiled for the columns layout (ICON's
+/// blocked layout with one point per block; `stn.layout`).
+bool columnsLayout(mlir::Operation *op);
+
 /// The most points one work item of `kernel` has on CPUs: its `hblock`
 /// attribute, else StnDialect::kCppPointsPerWorkItem.
 int64_t cppPointsPerWorkItem(KernelOp kernel);

@@ -86,10 +86,21 @@ void lowerListKernel(KernelOp kernel, bool simd) {
   kernel.setLoopForm(true);
 }
 
-/// Rewrites `kernel` into loop form; `levelsOutside` is ICON's CPU order.
-LogicalResult lowerKernel(KernelOp kernel, bool levelsOutside) {
+/// The loops of a work item, outermost first, and the one that vectorises.
+enum class LoopOrder {
+  /// CUDA: points outside (a thread's one point), levels inside, nothing marked.
+  LevelsInside,
+  /// C++, ICON's order: levels outside, a simd loop over the block's points.
+  SimdPoints,
+  /// C++ in the columns layout: points outside, a simd loop over the
+  /// point's levels, which lie next to each other there.
+  SimdLevels,
+};
+
+/// Rewrites `kernel` into loop form in `order`.
+LogicalResult lowerKernel(KernelOp kernel, LoopOrder order) {
   if (kernel.getPoints()) {
-    lowerListKernel(kernel, /*simd=*/levelsOutside);
+    lowerListKernel(kernel, /*simd=*/order != LoopOrder::LevelsInside);
     return success();
   }
   if (failed(checkLevelsExist(kernel)))
@@ -128,23 +139,28 @@ LogicalResult lowerKernel(KernelOp kernel, bool levelsOutside) {
     innermost = loop.getBody();
     return loop;
   };
-  if (levels && (levelsOutside || !points)) {
+  bool cpp = order != LoopOrder::LevelsInside;
+  if (levels && (order == LoopOrder::SimdPoints || !points)) {
     scf::ForOp loop = openLoop(kBegin, kEnd);
     levelIv = loop.getInductionVar();
-    if (!points && levelsOutside)
+    if (!points && cpp)
       simd(loop);
   }
   if (points) {
     scf::ForOp loop = openLoop(hBegin, hEnd);
     pointIv = loop.getInductionVar();
-    if (levelsOutside)
+    if (order == LoopOrder::SimdPoints || (order == LoopOrder::SimdLevels && !levels))
       simd(loop);
     builder.setInsertionPoint(innermost->getTerminator());
     Value current = builder.create<PointAtOp>(loc, point.getType(), pointIv);
     point.replaceAllUsesWith(current);
   }
-  if (levels && !levelIv)
-    levelIv = openLoop(kBegin, kEnd).getInductionVar();
+  if (levels && !levelIv) {
+    scf::ForOp loop = openLoop(kBegin, kEnd);
+    levelIv = loop.getInductionVar();
+    if (order == LoopOrder::SimdLevels)
+      simd(loop);
+  }
 
   Operation *yield = innermost->getTerminator();
   innermost->getOperations().splice(yield->getIterator(), old.getOperations(), old.begin(),
@@ -169,13 +185,16 @@ struct LowerToLoopsPass : public fusec::impl::LowerToLoopsBase<LowerToLoopsPass>
                          << "' (expected cpp or cuda)";
       return signalPassFailure();
     }
+    LoopOrder order = chosen == "cuda"      ? LoopOrder::LevelsInside
+                      : columnsLayout(module) ? LoopOrder::SimdLevels
+                                              : LoopOrder::SimdPoints;
     SmallVector<KernelOp> kernels;
     module.walk([&](KernelOp kernel) {
       if (!kernel.getLoopForm())
         kernels.push_back(kernel);
     });
     for (KernelOp kernel : kernels)
-      if (failed(lowerKernel(kernel, /*levelsOutside=*/chosen == "cpp")))
+      if (failed(lowerKernel(kernel, order)))
         return signalPassFailure();
   }
 };

@@ -510,7 +510,12 @@ def LowerToLoops : Pass<"stn-lower-to-loops", "::mlir::ModuleOp"> {
       be carried from one level to the next in registers;
     - `cpp`: ICON's order, levels outside and the points of the block inside,
       marked `stn.simd` so the innermost loop runs over unit-stride points
-      and vectorises.
+      and vectorises;
+    - `cpp` in the columns layout (`stn.layout = "columns"`: one point per
+      block, so a point's levels are unit-stride): points outside, levels
+      inside, the level loop marked `stn.simd`. A neighbour's levels are
+      contiguous too, so its reads become vector loads instead of gathers,
+      and the point's indices and 2-D data leave the level loop.
 
     A kernel on a point list (`on Cell at %list`) becomes one loop over a work
     item's entries (block arguments `e_begin`, `e_end`), each giving its point
@@ -538,6 +543,17 @@ def LowerToLoops : Pass<"stn-lower-to-loops", "::mlir::ModuleOp"> {
         } {stn.simd}
       }
     }
+    ```
+    After, in the columns layout:
+    ```mlir
+    ^bb0(%hb: index, %he: index, %kb: index, %ke: index):
+      scf.for %h = %hb to %he step %c1 {
+        %p = stn.point_at %h : !stn.point<Edge>
+        scf.for %k = %kb to %ke step %c1 {
+          %v = stn.load %vn[%p, %k - 1] : !stn.field<Edge x K x f64>
+          stn.write %v to %out at %p : !stn.point<Edge> level %k : f64, !stn.field<Edge x K x f64>
+        } {stn.simd}
+      }
     ```
   }];
   let options = [
@@ -709,7 +725,10 @@ def UnswitchLoops : Pass<"stn-unswitch-loops", "::mlir::ModuleOp"> {
     branches and boolean arithmetic on it; what only the other side needed is
     dropped; a write of the value the element already holds, too). Each
     copy is unswitched again on its next condition, at most
-    `max-conditions` deep (2^n copies). Loops that carry values are left alone.
+    `max-conditions` deep (2^n copies). Loops that carry values are left alone,
+    and so are tests whether a neighbour exists (`stn.valid`, uniform in a
+    loop over the levels of one point): `stn-unswitch-missing-neighbors`
+    versions those by table, not by neighbour.
 
     Before:
     ```mlir
@@ -765,6 +784,11 @@ def UnswitchMissingNeighbors : Pass<"stn-unswitch-missing-neighbors", "::mlir::M
     table (in name order); the original loop runs where a row has a missing
     entry. A neighbour of a neighbour keeps its guard (its rows are not the
     loop's). Nothing changes on CUDA (no `stn.simd` loops).
+
+    In the columns layout's loop form the simd loop runs over a point's levels
+    inside a loop over points, and the point's lookups sit before it (hoisted):
+    there the body of the loop over points gets the copy, under a test of the
+    point's own row (`stn.table_complete @T[%h, %h + 1]`).
 
     Before:
     ```mlir

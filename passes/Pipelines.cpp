@@ -104,6 +104,11 @@ void setOptimisationTarget(ModuleOp module, ConfigTarget target) {
                   StringAttr::get(module.getContext(), configTargetName(target)));
 }
 
+void setColumnsLayout(ModuleOp module) {
+  module->setAttr(stn::StnDialect::kLayoutAttr,
+                  StringAttr::get(module.getContext(), stn::StnDialect::kColumnsLayout));
+}
+
 LogicalResult buildOptimisationPipeline(OpPassManager &pm, llvm::StringRef spec,
                                         std::string &error) {
   llvm::SmallVector<llvm::StringRef> elements = splitPipelineElements(spec);

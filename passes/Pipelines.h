@@ -19,6 +19,9 @@ enum class ConfigTarget;
 /// cost model of the fusion passes uses that target's weights.
 void setOptimisationTarget(mlir::ModuleOp module, ConfigTarget target);
 
+/// Marks a module with target cpp for the columns layout (`stn.layout`).
+void setColumnsLayout(mlir::ModuleOp module);
+
 /// Adds the optimisation pipeline `spec` to `pm`: a named pipeline (`none`,
 /// `fuse-all`) or a textual one (`stn-map-fusion,stn-k-blocking{block=8}`).
 /// Domain inference always runs first. On error, `error` lists the valid

@@ -31,6 +31,11 @@ bool definedOutside(Value value, scf::ForOp loop) {
 Value uniformPart(Value condition, scf::ForOp loop) {
   if (!condition.getType().isInteger(1) || matchPattern(condition, m_Constant()))
     return {};
+  // Whether a neighbour exists is stn-unswitch-missing-neighbors' test: a loop
+  // over a point's levels (the columns layout) would otherwise get a copy per
+  // combination of its neighbours.
+  if (condition.getDefiningOp<ValidOp>())
+    return {};
   if (definedOutside(condition, loop))
     return condition;
   Operation *op = condition.getDefiningOp();

@@ -30,6 +30,7 @@ struct GuardedLookups {
 GuardedLookups guardedLookupsOf(scf::ForOp loop) {
   GuardedLookups found;
   Value point = loop.getInductionVar();
+  // Lookups at the points of the loop (point loops of both orders).
   loop.getBody()->walk([&](NeighborOp neighbor) {
     auto at = neighbor.getPoint().getDefiningOp<PointAtOp>();
     if (!at || at.getIndex() != point || neighbor.getPresent())
@@ -46,13 +47,71 @@ GuardedLookups guardedLookupsOf(scf::ForOp loop) {
 struct UnswitchMissingNeighborsPass
     : public fusec::impl::UnswitchMissingNeighborsBase<UnswitchMissingNeighborsPass> {
   void runOnOperation() override {
-    SmallVector<scf::ForOp> loops;
+    SmallVector<scf::ForOp> loops, columns;
     getOperation().walk([&](scf::ForOp loop) {
-      if (loop->hasAttr(StnDialect::kSimdAttr) && loop.getNumResults() == 0)
+      if (loop.getNumResults() != 0)
+        return;
+      if (loop->hasAttr(StnDialect::kSimdAttr))
         loops.push_back(loop);
+      else if (isColumnsPointLoop(loop))
+        columns.push_back(loop);
     });
     for (scf::ForOp loop : loops)
       unswitch(loop);
+    for (scf::ForOp loop : columns)
+      unswitchPoint(loop);
+  }
+
+  /// The columns layout's loop over points: its body holds a point's lookups
+  /// (hoisted) and the simd loop over its levels.
+  static bool isColumnsPointLoop(scf::ForOp loop) {
+    Value point = loop.getInductionVar();
+    bool makesPoints =
+        llvm::any_of(point.getUsers(), [](Operation *user) { return isa<PointAtOp>(user); });
+    bool vectorisedInside = false;
+    loop.getBody()->walk([&](scf::ForOp inner) {
+      vectorisedInside |= inner->hasAttr(StnDialect::kSimdAttr);
+    });
+    return makesPoints && vectorisedInside;
+  }
+
+  /// Versions the body of a loop over points per point: a copy without guards
+  /// where the point's row of every table it reads through is complete.
+  void unswitchPoint(scf::ForOp loop) {
+    GuardedLookups guarded = guardedLookupsOf(loop);
+    if (guarded.lookups.empty())
+      return;
+    Location loc = loop.getLoc();
+    Block *body = loop.getBody();
+    OpBuilder builder = OpBuilder::atBlockBegin(body);
+    Value point = loop.getInductionVar();
+    Value next = builder.create<arith::AddIOp>(
+        loc, point, builder.create<arith::ConstantIndexOp>(loc, 1));
+    Value complete;
+    std::string names;
+    for (const auto &[name, conn] : guarded.tables) {
+      Value row = builder.create<TableCompleteOp>(loc, conn, point, next);
+      complete = complete ? builder.create<arith::AndIOp>(loc, complete, row) : row;
+      names += (names.empty() ? "" : ", ") + name;
+    }
+    auto versions =
+        builder.create<scf::IfOp>(loc, TypeRange(), complete, /*withElseRegion=*/true);
+    SmallVector<Operation *> work;
+    for (Operation &op : llvm::make_range(std::next(versions->getIterator()),
+                                          body->getTerminator()->getIterator()))
+      work.push_back(&op);
+    OpBuilder inside = OpBuilder::atBlockBegin(versions.thenBlock());
+    IRMapping copies;
+    for (Operation *op : work)
+      inside.clone(*op, copies);
+    for (NeighborOp neighbor : guarded.lookups)
+      cast<NeighborOp>(copies.lookup(neighbor.getOperation())).setPresent(true);
+    for (Operation *op : work)
+      op->moveBefore(versions.elseBlock()->getTerminator());
+    if (auto diag = remark("stn-unswitch-missing-neighbors", versions))
+      *diag << "a point's loop over levels gets a copy without guards, run where the point's "
+            << "rows of " << names << " hold no missing neighbour";
+    numUnswitched++;
   }
 
   void unswitch(scf::ForOp loop) {

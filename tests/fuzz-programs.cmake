@@ -1,10 +1,10 @@
 # Random-program differential testing (docs/fuzzing.md): a fixed-seed batch of generated
 # programs, each run on a limited-area and a global grid under none, fuse-all, every pass
-# alone, k-blocking and random pass sequences, on the interpreter, on compiled C++ (flat and
-# blocked layout, nproma 7; fuse-all with every stencil's gathers split off into scalar loops)
-# and on the emitted CUDA run on the host with its threads
-# shuffled, against the interpreter on the unoptimised program. The same seed always
-# generates the same files. About 7 minutes on 2 cores alone, 15 beside the rest of ctest in a
+# alone, k-blocking and random pass sequences, on the interpreter, on compiled C++ (flat,
+# blocked layout with nproma 7, columns layout; fuse-all with every stencil's gathers split off
+# into scalar loops) and on the emitted CUDA run on the host with its threads shuffled,
+# against the interpreter on the unoptimised program. The same seed always generates the
+# same files. About 7 minutes on 2 cores alone, 15 beside the rest of ctest in a
 # clean-clone CI run (one fusec-bench at a time: ctest runs other tests beside it); the timeout
 # leaves room for a slower machine, since each fusec-bench run has its own limit (600 s) against
 # hangs. A failure is reported

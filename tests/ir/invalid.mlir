@@ -258,6 +258,18 @@ module attributes {stn.target = "fpga"} {
 
 // -----
 
+// expected-error @+1 {{'stn.layout' must be "columns" on a module}}
+module attributes {stn.target = "cpp", stn.layout = "rows"} {
+}
+
+// -----
+
+// expected-error @+1 {{the "columns" layout is for the C++ backend: it needs 'stn.target' = "cpp"}}
+module attributes {stn.target = "cuda", stn.layout = "columns"} {
+}
+
+// -----
+
 // expected-error @+1 {{unknown attribute 'stn.speed' of the stn dialect}}
 module attributes {stn.speed = 1 : i32} {
 }

@@ -1,6 +1,7 @@
 // RUN: %fusec-opt %s -split-input-file -stn-lower-to-loops=target=cpp | FileCheck %s --check-prefix=CPP
 // RUN: %fusec-opt %s -split-input-file -stn-lower-to-loops=target=cuda | FileCheck %s --check-prefix=CUDA
 // RUN: %fusec-opt %s -split-input-file -stn-lower-to-loops | FileCheck %s --check-prefix=CUDA
+// RUN: %fusec-opt %s -split-input-file -stn-lower-to-loops | FileCheck %s --check-prefix=COLUMNS
 
 // A kernel's region becomes one work item, a box of points and levels, and
 // iterates it with explicit loops; level accesses take the level loop's
@@ -106,4 +107,64 @@ stn.program @point_list(%l: !stn.points<Cell>, %f: !stn.field<Cell x K x f64>,
     stn.write %v to %out at %p : !stn.point<Cell> : f64, !stn.field<Cell x K x f64>
   }
   stn.return
+}
+
+// -----
+
+// In the columns layout (one point per block: a point's levels are
+// unit-stride) the C++ order is the CUDA one, points outside and levels
+// inside, and the level loop is the simd loop. A 2-D kernel vectorises over
+// its points, a vertical-only one over its levels, a list over its entries.
+// CUDA-LABEL: stn.program @columns
+// COLUMNS-LABEL: stn.program @columns
+// COLUMNS-LABEL: kernel "levels3d"
+// COLUMNS-NEXT: ^bb0(%[[HB:h_begin]]: index, %[[HE:h_end]]: index, %[[KB:k_begin]]: index, %[[KE:k_end]]: index):
+// COLUMNS-NEXT: %[[ONE:.*]] = arith.constant 1 : index
+// COLUMNS-NEXT: scf.for %[[H:.*]] = %[[HB]] to %[[HE]] step %[[ONE]] {
+// COLUMNS-NEXT: %[[P:.*]] = stn.point_at %[[H]] : <Edge>
+// COLUMNS-NEXT: scf.for %[[K:.*]] = %[[KB]] to %[[KE]] step %[[ONE]] {
+// COLUMNS-NEXT: stn.load %vn[%[[P]], %[[K]] - 1]
+// COLUMNS-NEXT: stn.write
+// COLUMNS-NEXT: } {stn.simd}
+// COLUMNS-NEXT: }
+// COLUMNS-LABEL: kernel "points2d"
+// COLUMNS: stn.write
+// COLUMNS-NEXT: } {stn.simd}
+// COLUMNS-LABEL: kernel "vertical"
+// COLUMNS: stn.write
+// COLUMNS-NEXT: } {stn.simd}
+// COLUMNS-LABEL: kernel "entries"
+// COLUMNS: stn.write
+// COLUMNS-NEXT: } {stn.simd}
+module attributes {stn.target = "cpp", stn.layout = "columns"} {
+  stn.program @columns(%vn: !stn.field<Edge x K x f64> {stn.name = "vn"},
+      %out: !stn.field<Edge x K x f64> {stn.intent = 1 : i32, stn.name = "out"},
+      %area: !stn.field<Cell x f64> {stn.name = "area"},
+      %area2: !stn.field<Cell x f64> {stn.intent = 1 : i32, stn.name = "area2"},
+      %limit: !stn.field<K x f64> {stn.name = "limit"},
+      %scaled: !stn.field<K x f64> {stn.intent = 1 : i32, stn.name = "scaled"},
+      %l: !stn.points<Cell>, %f: !stn.field<Cell x K x f64>,
+      %fout: !stn.field<Cell x K x f64> {stn.intent = 1 : i32}, %lo: i32, %hi: i32) {
+    %n = stn.nlev : i32
+    stn.kernel "levels3d" on Edge[%lo : %hi] K[%lo : %n] {
+    ^bb0(%p: !stn.point<Edge>):
+      %v = stn.load %vn[%p, k - 1] : !stn.field<Edge x K x f64>
+      stn.write %v to %out at %p : !stn.point<Edge> : f64, !stn.field<Edge x K x f64>
+    }
+    stn.kernel "points2d" on Cell[%lo : %hi] {
+    ^bb0(%p: !stn.point<Cell>):
+      %a = stn.load %area[%p] : !stn.field<Cell x f64>
+      stn.write %a to %area2 at %p : !stn.point<Cell> : f64, !stn.field<Cell x f64>
+    }
+    stn.kernel "vertical" on K[%lo : %hi] {
+      %c = stn.load %limit[k + 1] : !stn.field<K x f64>
+      stn.write %c to %scaled : f64, !stn.field<K x f64>
+    }
+    stn.kernel "entries" on Cell at %l {
+    ^bb0(%p: !stn.point<Cell>):
+      %v = stn.load %f[%p, k - 1] : !stn.field<Cell x K x f64>
+      stn.write %v to %fout at %p : !stn.point<Cell> : f64, !stn.field<Cell x K x f64>
+    }
+    stn.return
+  }
 }

@@ -191,3 +191,40 @@ stn.program @part_of_conjunction(%w: !stn.field<Cell x K x f64> {stn.name = "w"}
   }
   stn.return
 }
+
+// -----
+
+// The columns layout's simd loop runs over one point's levels, so whether a
+// neighbour exists is the same for all its iterations once the lookup is
+// hoisted; the loop is not split on it: that is
+// stn-unswitch-missing-neighbors' test, by table rather than per neighbour.
+// CHECK-LABEL: kernel "column_of_a_point"
+// CHECK:      %[[N:.*]] = stn.neighbor
+// CHECK-NEXT: %[[OK:.*]] = stn.valid %[[N]]
+// CHECK-NEXT: scf.for
+// CHECK-NEXT:   stn.load
+// CHECK-NEXT:   arith.select %[[OK]]
+// CHECK-NEXT:   stn.write
+// CHECK-NEXT: } {stn.simd}
+// CHECK-NOT:  scf.if
+module attributes {stn.target = "cpp", stn.layout = "columns"} {
+  stn.connectivity @E2C : Edge -> Cell [2] skip
+
+  stn.program @columns(%t: !stn.field<Cell x K x f64> {stn.name = "t"},
+      %out: !stn.field<Edge x K x f64> {stn.intent = 1 : i32, stn.name = "out"},
+      %lo: i32, %hi: i32) {
+    %z = arith.constant 0 : i32
+    %n = stn.nlev : i32
+    stn.kernel "column_of_a_point" on Edge[%lo : %hi] K[%z : %n] {
+    ^bb0(%p: !stn.point<Edge>):
+      %c0 = arith.constant 0 : index
+      %zero = arith.constant 0.0 : f64
+      %c = stn.neighbor %p through @E2C[%c0] : !stn.point<Edge> -> !stn.point<Cell>
+      %x = stn.load %t[%c, k] : !stn.field<Cell x K x f64>
+      %ok = stn.valid %c : !stn.point<Cell>
+      %v = arith.select %ok, %x, %zero : f64
+      stn.write %v to %out at %p : !stn.point<Edge> : f64, !stn.field<Edge x K x f64>
+    }
+    stn.return
+  }
+}

@@ -124,3 +124,45 @@ stn.program @complete(%f: !stn.field<Edge x K x f64> {stn.name = "f"},
   }
   stn.return
 }
+
+// -----
+
+// The columns layout: the simd loop runs over one point's levels, so the copy
+// is of the body of the loop over points, under a test of the point's own row.
+// CHECK-LABEL: kernel "columns"
+// CHECK:      scf.for %[[H:.*]] = %{{.*}} to %{{.*}} step %{{.*}} {
+// CHECK-NEXT:   %[[ONE:.*]] = arith.constant 1 : index
+// CHECK-NEXT:   %[[NEXT:.*]] = arith.addi %[[H]], %[[ONE]] : index
+// CHECK-NEXT:   %[[ROW:.*]] = stn.table_complete @E2C2V[%[[H]], %[[NEXT]]]
+// CHECK-NEXT:   scf.if %[[ROW]] {
+// CHECK-NEXT:     %[[P:.*]] = stn.point_at %[[H]]
+// CHECK-NEXT:     scf.for %[[K:.*]] =
+// CHECK:            stn.neighbor %[[P]] through @E2C2V[%{{.*}}] {present}
+// CHECK:          } {stn.simd}
+// CHECK-NEXT:   } else {
+// CHECK-NEXT:     stn.point_at %[[H]]
+// CHECK-NOT:      present
+// CHECK:          } {stn.simd}
+// CHECK-NEXT:   }
+// CHECK-NEXT: }
+module attributes {stn.target = "cpp", stn.layout = "columns"} {
+  stn.connectivity @E2C2V : Edge -> Vertex [4] skip
+
+  stn.program @columns(%u: !stn.field<Vertex x K x f64> {stn.name = "u"},
+      %out: !stn.field<Edge x K x f64> {stn.intent = 1 : i32, stn.name = "out"},
+      %lo: i32, %hi: i32) {
+    %z = arith.constant 0 : i32
+    %n = stn.nlev : i32
+    // expected-remark @+1 {{a point's loop over levels gets a copy without guards, run where the point's rows of E2C2V hold no missing neighbour}}
+    stn.kernel "columns" on Edge[%lo : %hi] K[%z : %n] {
+    ^bb0(%p: !stn.point<Edge>):
+      %s = stn.reduce sum over @E2C2V at %p : !stn.point<Edge> -> f64 {
+      ^bb0(%j: index, %v: !stn.point<Vertex>):
+        %x = stn.load %u[%v, k] : !stn.field<Vertex x K x f64>
+        stn.yield %x : f64
+      }
+      stn.write %s to %out at %p : !stn.point<Edge> : f64, !stn.field<Edge x K x f64>
+    }
+    stn.return
+  }
+}

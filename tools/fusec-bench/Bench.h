@@ -88,6 +88,9 @@ struct BenchOptions {
   /// Compiled C++ programs run in ICON's blocked layout with this many points
   /// per block (--layout blocked:N); 0: the flat layout.
   int64_t nproma = 0;
+  /// --layout columns: nproma 1, and the programs compiled for that layout
+  /// (`stn.layout`), so that their kernels vectorise over levels.
+  bool columnsLayout = false;
   /// Calls in a row, each from the outputs of the one before, as time steps
   /// (--steps): per verification and reference, and per --ranks comparison.
   unsigned steps = 1;

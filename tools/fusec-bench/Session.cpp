@@ -351,6 +351,8 @@ std::unique_ptr<Variant> BenchSession::compile(const std::string &name,
   bool lower = options.backend != Backend::Interpreter;
   if (std::optional<ConfigTarget> target = configTargetOf(options.backend))
     setOptimisationTarget(*variant->module, *target);
+  if (options.columnsLayout)
+    setColumnsLayout(*variant->module);
   std::string error;
   if (mlir::failed(runPipelines(*variant->module, restrictTo(config, *module, *variant->module),
                                 lower, error)))
@@ -419,6 +421,8 @@ bool BenchSession::unchangedByPasses(const Variant &variant, const std::string &
       loweredOracle = oracleModule->clone();
       if (std::optional<ConfigTarget> target = configTargetOf(options.backend))
         setOptimisationTarget(*loweredOracle, *target);
+      if (options.columnsLayout)
+        setColumnsLayout(*loweredOracle);
       mlir::PassManager pm(&context);
       buildKernelLoweringPipeline(pm);
       buildLoopLoweringPipeline(pm);

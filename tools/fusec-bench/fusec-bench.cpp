@@ -81,9 +81,12 @@ cl::opt<std::string> grid("grid",
 cl::opt<int> nlev("nlev", cl::desc("Number of full levels (default: -D nlev, else 80)"),
                   cl::value_desc("N"), cl::sub(runCommand), cl::sub(packCommand), cl::cat(category));
 cl::opt<std::string> layout("layout",
-                            cl::desc("Field layout of compiled programs: flat (default) or "
-                                     "blocked:NPROMA (ICON's CPU layout, C++ backend)"),
-                            cl::value_desc("flat|blocked:N"), cl::init("flat"), cl::sub(runCommand),
+                            cl::desc("Field layout of compiled programs: flat (default), "
+                                     "blocked:NPROMA (ICON's CPU layout, C++ backend) or "
+                                     "columns (blocked:1 with code compiled for it: kernels "
+                                     "vectorise over levels; cpp and interp-cpp)"),
+                            cl::value_desc("flat|blocked:N|columns"), cl::init("flat"),
+                            cl::sub(runCommand),
                             cl::cat(category));
 cl::opt<unsigned> steps("steps",
                         cl::desc("Runs per verification and reference, each from the outputs "
@@ -340,12 +343,21 @@ int main(int argc, char **argv) {
     return 1;
   }
   options.steps = steps;
-  if (layout != "flat") {
+  if (layout == "columns") {
+    if (backend != fusec::bench::Backend::Cpp &&
+        backend != fusec::bench::Backend::InterpreterCppLoops) {
+      errs() << "fusec-bench: error: --layout columns is a layout of the C++ backend (--backend "
+                "cpp or interp-cpp)\n";
+      return 1;
+    }
+    options.nproma = 1;
+    options.columnsLayout = true;
+  } else if (layout != "flat") {
     llvm::StringRef text(layout);
     long long nproma = 0;
     if (!text.consume_front("blocked:") || text.getAsInteger(10, nproma) || nproma < 1 ||
         nproma > INT32_MAX) {
-      errs() << "fusec-bench: error: --layout takes flat or blocked:N with N from 1 to "
+      errs() << "fusec-bench: error: --layout takes flat, columns or blocked:N with N from 1 to "
              << INT32_MAX << ", not '" << layout << "'\n";
       return 1;
     }

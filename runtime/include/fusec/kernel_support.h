@@ -76,7 +76,9 @@ typedef int (*fusec_exchange_callback)(const char *program, const fusec_exchange
  *   one padded to nproma points (padding never read nor written). ld[L] must be 0 or nproma.
  *   2-D dense fields are the same in both layouts. The C++ backend only; the CUDA backend
  *   refuses it with FUSEC_ERROR_UNSUPPORTED_LAYOUT (on GPUs ICON uses nproma >= points: the
- *   flat layout with ld = nproma). */
+ *   flat layout with ld = nproma).
+ * - columns: the blocked layout with nproma = 1 (each point's levels contiguous). C++ compiled
+ *   with fusec --layout=columns runs in this layout only and refuses the others. */
 typedef struct fusec_layout {
   int64_t ld[3];  /* indexed by fusec_location; the flat layout's leading dimensions */
   int64_t nproma; /* 0: flat layout; > 0: blocked layout with nproma points per block */

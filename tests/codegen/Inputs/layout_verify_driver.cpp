@@ -98,8 +98,10 @@ int main(int argc, char **argv) {
                 pipeline_create_with_layout(&mesh.mesh, kLevels, &mismatched, nullptr, &pipeline));
   }
   fusec_layout layout = {{cells.nproma > 0 ? 0 : cells.ld(), 0, 0}, cells.nproma};
-  std::printf("create: %d\n",
-              pipeline_create_with_layout(&mesh.mesh, kLevels, &layout, nullptr, &pipeline));
+  int created = pipeline_create_with_layout(&mesh.mesh, kLevels, &layout, nullptr, &pipeline);
+  std::printf("create: %d\n", created);
+  if (created != 0)
+    return 1;
   pipeline_set_exchange_callback(pipeline, onExchange, nullptr);
   std::vector<float> outBefore = out;
   std::vector<double> wBefore = w, profBefore = prof;

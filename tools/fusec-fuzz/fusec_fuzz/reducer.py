@@ -508,6 +508,11 @@ def write_regression(file: File, failure: runner.Failure, pipelines: list[str],
         header += [f"// RUN: {command} \\",
                    f"// RUN:     --pipelines '{','.join(pipelines)}' --backend {backend} \\",
                    "// RUN:   | FileCheck %s"]
+    if failure.backend in runner.BACKEND_ARGUMENTS:  # cpp-blocked, cpp-columns: its layout too
+        header += [f"// RUN: {command} \\",
+                   f"// RUN:     --pipelines '{','.join(pipelines)}' "
+                   f"{' '.join(runner.BACKEND_ARGUMENTS[failure.backend])} \\",
+                   "// RUN:   | FileCheck %s"]
     header.append(f"// CHECK: summary: {count} of {count} passed")
     if failure.backend == runner.SPLIT_BACKEND:
         split = 2 * len(file.programs)

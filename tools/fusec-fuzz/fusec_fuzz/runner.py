@@ -94,9 +94,11 @@ class Run:
 
 
 # Fuzzer backends beyond fusec-bench's own: the C++ backend in ICON's blocked layout, with an
-# nproma that leaves the last block of every location partial on both grids.
+# nproma that leaves the last block of every location partial on both grids, and compiled for
+# the columns layout (nproma 1, kernels vectorised over levels).
 BLOCKED_NPROMA = 7
-BACKEND_ARGUMENTS = {"cpp-blocked": ["--backend", "cpp", "--layout", f"blocked:{BLOCKED_NPROMA}"]}
+BACKEND_ARGUMENTS = {"cpp-blocked": ["--backend", "cpp", "--layout", f"blocked:{BLOCKED_NPROMA}"],
+                     "cpp-columns": ["--backend", "cpp", "--layout", "columns"]}
 # And the C++ backend with the gathers of every applied stencil split off into scalar loops
 # (stn-split-gather-loops), through a configuration next to the file: fusec-bench's `config`
 # variant, checked next to fuse-all.
