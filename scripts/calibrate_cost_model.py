@@ -16,7 +16,8 @@ every benchmark), which all read and write one cell field, and
 Rounds are interleaved (every round runs all three programs) and the medians of the rounds'
 medians are used; the spread over rounds is printed with them.
 
-    scripts/calibrate_cost_model.py [--backend cpp] [--grid r2b5] [--nlev 80] [--rounds 3]
+    scripts/calibrate_cost_model.py [--backend cpp] [--layout columns] [--grid r2b5] [--nlev 80]
+                                    [--rounds 3]
 
 On a GPU machine, which has no fusec-bench, pack the programs into a bundle
 (`fusec-bench pack DIR scripts/calibration/cost-model.stn -I stencils --pipelines none`), run
@@ -54,7 +55,8 @@ def read_round(json_path):
 def measure_round(args, json_path):
     command = [args.fusec_bench, "run", SOURCE, "-I", os.path.join(ROOT, "stencils"),
                "--pipelines", "none", "--backend", args.backend, "--grid", args.grid,
-               "--nlev", str(args.nlev), "--repeat", str(args.repeat), "--json", json_path]
+               "--nlev", str(args.nlev), "--repeat", str(args.repeat), "--layout", args.layout,
+               "--json", json_path]
     result = subprocess.run(command, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
     if result.returncode != 0:
         sys.exit(f"calibrate_cost_model: fusec-bench failed:\n{result.stdout}")
@@ -69,6 +71,8 @@ def main():
     parser.add_argument("--nlev", type=int, default=80)
     parser.add_argument("--rounds", type=int, default=3)
     parser.add_argument("--repeat", type=int, default=10)
+    parser.add_argument("--layout", default="flat", help="fusec-bench's --layout (flat, "
+                        "blocked:N, columns): the C++ schedules differ by layout")
     parser.add_argument("--from-json", nargs="+", metavar="FILE",
                         help="fusec-bench JSON reports to use instead of measuring")
     args = parser.parse_args()
@@ -79,6 +83,7 @@ def main():
             report, medians = read_round(path)
             rounds.append(medians)
         args.backend, args.rounds, args.repeat = report["run"]["backend"], len(rounds), report["run"]["repeat"]
+        args.layout = report["run"].get("layout", "flat")
     else:
         with tempfile.TemporaryDirectory() as scratch:
             for index in range(args.rounds):
@@ -98,7 +103,7 @@ def main():
     median = {name: statistics.median(r[name] for r in rounds) for name in rounds[0]}
     unit, per_byte, per_gather = weights(median)
 
-    print(f"backend {args.backend}, {run['grid']} with {run['nlev']} levels, {run['threads']} "
+    print(f"backend {args.backend}, layout {args.layout}, {run['grid']} with {run['nlev']} levels, {run['threads']} "
           f"thread(s), {args.rounds} rounds of {args.repeat} runs")
     for name in ("copy", "arithmetic", "gather"):
         values = [r[name] for r in rounds]

@@ -159,6 +159,8 @@ void printHeader(const BenchReport &report, llvm::raw_ostream &os) {
   os << "inputs " << run.inputs << " (seed " << run.seed << "), backend " << run.backend;
   if (run.backend == "cpp")
     os << " (" << run.threads << " OpenMP threads)";
+  if (run.layout != "flat")
+    os << ", layout " << run.layout;
   if (run.timedWithFma)
     os << " (verified built without FMA contraction, timed built with it)";
   else if (run.backend == "cuda" || run.backend == "cuda-host")

@@ -79,6 +79,7 @@ struct RunDescription {
   std::string compiler;  // version and flags of the timed build; empty when interpreted
   std::string reference; // what verified the variants; empty: the interpreter
   int threads = 1; // OpenMP threads of the compiled C++ variants
+  std::string layout = "flat"; // of the compiled variants: flat, blocked:N or columns
   unsigned repeat = 0, warmup = 0;
   unsigned evictMiB = 0; // written before every run to evict the caches; 0: not
   /// A bundle's run that was stopped (a time limit) before every selected

@@ -104,6 +104,8 @@ Status writeJsonReport(const BenchReport &report, const std::string &path) {
   };
   if (!run.device.empty())
     description["device"] = run.device;
+  if (run.layout != "flat")
+    description["layout"] = run.layout;
   if (run.cutOff)
     description["cut_off"] = true;
   if (!run.host.empty())

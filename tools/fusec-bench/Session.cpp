@@ -305,6 +305,9 @@ RunDescription BenchSession::describe() const {
   description.repeat = options.repeat;
   description.warmup = options.warmup;
   description.evictMiB = options.evictMiB;
+  description.layout = options.columnsLayout ? "columns"
+                       : options.nproma > 0  ? "blocked:" + std::to_string(options.nproma)
+                                             : "flat";
   description.host = describeHost();
   description.compiler = compilerDescription;
   return description;
