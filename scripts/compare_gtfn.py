@@ -487,8 +487,8 @@ def main(argv=None):
     parser.add_argument("--programs", default=",".join(PROGRAMS))
     parser.add_argument("--variants", default="none,fuse-all", help="fusec pipelines")
     parser.add_argument("--layout", default="flat",
-                        help="fusec's field layout: flat or blocked:NPROMA (ICON's CPU layout); "
-                        "gtfn_cpu keeps its own")
+                        help="fusec's field layout: flat, blocked:NPROMA (ICON's CPU layout) or "
+                        "columns (nproma 1, gtfn_cpu's own); gtfn_cpu keeps its own")
     parser.add_argument("--rtol", type=float, default=RTOL)
     parser.add_argument("--atol", type=float, default=ATOL)
     parser.add_argument("--out", default=os.path.join(ROOT, "build", "compare-gtfn"))

@@ -27,7 +27,7 @@ pipelines) it also gives the IPC each timed run achieved: the counted instructio
 cell-level times the timed grid's cell-levels, over the median time, the threads and the clock.
 
     scripts/instructions_per_point.py [--grid r2b3] [--nlev 30] [--pipelines none,fuse-all]
-        [--programs P1,P2] [--layout flat|blocked:N] [--bandwidth GB/s] [--threads 2]
+        [--programs P1,P2] [--layout flat|blocked:N|columns] [--bandwidth GB/s] [--threads 2]
         [--times DIR] [--out DIR]
 """
 
@@ -166,7 +166,8 @@ def main():
     parser.add_argument("--grid", default="r2b3")
     parser.add_argument("--nlev", type=int, default=30)
     parser.add_argument("--inputs", default="random")
-    parser.add_argument("--layout", default="flat", help="fusec-bench --layout: flat or blocked:N")
+    parser.add_argument("--layout", default="flat",
+                        help="fusec-bench --layout: flat, blocked:N or columns")
     parser.add_argument("--bandwidth", type=float, default=0.0,
                         help="copy bandwidth in GB/s (e.g. from bench_rounds.py) for the IPC column")
     parser.add_argument("--threads", type=int, default=2, help="cores for the IPC column")
