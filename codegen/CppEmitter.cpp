@@ -150,9 +150,9 @@ private:
     return "#pragma omp " + construct.str() + (nowait(plan) ? " nowait" : "") + "\n";
   }
 
-  static std::string layoutComment(const codegen::KernelScope &scope) {
-    return scope.nproma == "1" ? " in the columns layout (one point per block).\n"
-                               : " in the blocked layout (nproma points per block).\n";
+  static std::string layoutComment(const codegen::KernelPlan &plan) {
+    return stn::columnsLayout(plan.op) ? " in the columns layout (one point per block).\n"
+                                       : " in the blocked layout (nproma points per block).\n";
   }
 
   /// ICON's loop nest: blocks (OpenMP) -> chunks of at most kHorizontalBlock
@@ -168,8 +168,8 @@ private:
     std::string points = plan.horizontalBlock("kHorizontalBlock");
     const std::string &nproma = scope.nproma;
     // In the columns layout a block is its one point.
-    bool columns = nproma == "1";
-    os << "// " << plan.function << layoutComment(scope)
+    bool columns = stn::columnsLayout(plan.op);
+    os << "// " << plan.function << layoutComment(plan)
        << "static void " << plan.function << "_blocked(" << plan.kernelSignature(true) << ") {\n"
        << declare(firstBlock, columns ? plan.hlb : plan.hlb + " / " + nproma)
        << declare(endBlock, columns ? plan.hub
@@ -204,7 +204,7 @@ private:
     std::string entries = plan.horizontalBlock("kHorizontalBlock");
     const std::string &count = plan.list.count;
     if (blocked)
-      os << "// " << plan.function << layoutComment(scope);
+      os << "// " << plan.function << layoutComment(plan);
     // The block count in int64_t and the last block's end as a difference, so
     // that a count near INT32_MAX cannot overflow.
     os << "static void " << plan.function << (blocked ? "_blocked(" : "(")

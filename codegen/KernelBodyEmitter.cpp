@@ -185,7 +185,7 @@ std::string KernelBodyEmitter::blockOf(Value point, StringRef ld) {
   if (known != scope.pointBlocks.end())
     return known->second;
   // A point from elsewhere (an scf.if result): -1 / ld is 0, as for missing points.
-  return ld == "1" ? expr(point) : "(" + quotient(expr(point), ld) + ")";
+  return ld == "1" ? expr(point) : "(" + expr(point) + " / " + ld.str() + ")";
 }
 
 bool KernelBodyEmitter::declareBlockOffsets(Value point, const KernelScope::Table &entries,
