@@ -23,16 +23,27 @@ StringRef targetOf(Operation *op) {
   return "cuda";
 }
 
-CostWeights costWeightsFor(StringRef target) {
+CostWeights costWeightsFor(Operation *op) {
   // scripts/calibrate_cost_model.py (docs/bench.md, "Calibrating the cost model"), rounded.
   // cpp: the development machine, 2 threads (gather 26.4, byte 4.5). cuda: an H100 bundle
   // run on r2b6 with 80 levels (gather 13.9, byte 24.7; lam-r2b7:21.25 gave 25.1 and 29.4,
-  // which make the same decisions on diffusion).
-  if (target == "cpp")
+  // which make the same decisions on diffusion). The address-stream limits were set from
+  // fused kernels that won or lost (docs/bench.md, "An address-stream limit"): in the columns
+  // layout the streams are loop-invariant bases of a level loop, which spill more cheaply
+  // than a point loop's pointers (vn's 24 pay there), but a level loop that reads at
+  // data-dependent levels gathers each level, and theta's Laplacian fused into its
+  // steep-point correction ran slower. The calibrated gather weight of that layout (5)
+  // recomputes what then runs slower, so it is not used.
+  if (targetOf(op) == "cpp") {
+    if (stn::columnsLayout(op))
+      return {/*load=*/2, /*gather=*/26, /*bytes=*/5, /*mergeUnrelatedGathers=*/false,
+              /*addressStreams=*/24, /*mixDataDependentLevels=*/false,
+              /*name=*/"cpp (columns layout)"};
     return {/*load=*/2, /*gather=*/26, /*bytes=*/5, /*mergeUnrelatedGathers=*/false,
-            /*addressStreams=*/20};
+            /*addressStreams=*/20, /*mixDataDependentLevels=*/true, /*name=*/"cpp"};
+  }
   return {/*load=*/2, /*gather=*/14, /*bytes=*/25, /*mergeUnrelatedGathers=*/true,
-          /*addressStreams=*/0};
+          /*addressStreams=*/0, /*mixDataDependentLevels=*/true, /*name=*/"cuda"};
 }
 
 /// The work of `root`'s region per point `point`; see CostModel.h.

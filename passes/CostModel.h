@@ -39,14 +39,22 @@ struct CostWeights {
   /// level offset, neighbour slot and table slot in the 16 general registers;
   /// fusion that pushes a kernel past this is refused (docs/bench.md).
   int64_t addressStreams;
+  /// Whether map fusion may put an application that reads at data-dependent
+  /// levels and one that does not into one kernel. In the columns layout the
+  /// level loop is the vector loop, and such reads make it gather every level
+  /// (docs/bench.md).
+  bool mixDataDependentLevels;
+  /// Whose weights these are, for remarks ("cpp", "cpp (columns layout)", "cuda").
+  llvm::StringRef name;
 };
 
 /// The code a module is optimised for: its `stn.target` attribute, else
 /// "cuda" (the default target, docs/dialect.md).
 llvm::StringRef targetOf(mlir::Operation *op);
 
-/// The calibrated weights of `target` ("cpp" or "cuda").
-CostWeights costWeightsFor(llvm::StringRef target);
+/// The calibrated weights of the code `op`'s module is compiled for: its
+/// target ("cpp" or "cuda") and, for "cpp", its layout (`stn.layout`).
+CostWeights costWeightsFor(mlir::Operation *op);
 
 /// The work of evaluating an application's region once, each operation times
 /// the neighbour counts of the folds around it. With `atNeighbour`, the

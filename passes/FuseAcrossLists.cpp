@@ -269,7 +269,7 @@ private:
   /// would recompute it, the rewrite only trades the buffer for that
   /// temporary in memory (on CUDA, ICON's 13 for z_temp): why not, or "".
   std::string lostRecomputation(const ListUpdate &update, ApplyOp reader) {
-    CostWeights weights = costWeightsFor(targetOf(program));
+    CostWeights weights = costWeightsFor(program);
     std::string why;
     reader.walk([&](LoadOp load) {
       auto producer = load.getField().getDefiningOp<ApplyOp>();

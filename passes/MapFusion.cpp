@@ -119,6 +119,8 @@ private:
         why = "it is read through a neighbour table and recomputation is off";
       else if (load.getPoint() == consumer.getPoint())
         why = streamRefusal(producer, consumer, result);
+      if (why.empty())
+        why = levelGatherRefusal(producer, consumer);
       if (!why.empty()) {
         sites.allInlinable = false;
         if (sites.refusal.empty())
@@ -168,7 +170,7 @@ private:
                                       describeApply(producer), reads,
                                       throughNeighbours ? " through neighbour tables" : "",
                                       recomputeCost, keepCost, double(recomputeCost) / work,
-                                      target, weights.gather, weights.bytes)
+                                      weights.name, weights.gather, weights.bytes)
                             .str());
       return false;
     }
@@ -243,15 +245,42 @@ private:
       return "";
     return llvm::formatv("one kernel would advance {0} address streams ({1} and {2} apart), more "
                          "than the {3} the {4} target keeps in registers",
-                         together, partA, partB, weights.addressStreams, target)
+                         together, partA, partB, weights.addressStreams, weights.name)
         .str();
   }
 
+  /// Why one kernel of `a` and `b` would run the level loop of one at the
+  /// pace of the other's reads at data-dependent levels (empty: the target
+  /// mixes them, or both or neither read so).
+  std::string levelGatherRefusal(ApplyOp a, ApplyOp b) const {
+    if (weights.mixDataDependentLevels)
+      return "";
+    bool gathersA = readsAtDataDependentLevels(a), gathersB = readsAtDataDependentLevels(b);
+    if (gathersA == gathersB)
+      return "";
+    return llvm::formatv("{0} reads at data-dependent levels and {1} does not; on the {2} "
+                         "target one level loop would gather the levels of both",
+                         describeApply(gathersA ? a : b), describeApply(gathersA ? b : a),
+                         weights.name)
+        .str();
+  }
+
+  static bool readsAtDataDependentLevels(ApplyOp apply) {
+    return apply
+        .walk([](LoadOp load) {
+          return load.getDynOffset() ? WalkResult::interrupt() : WalkResult::advance();
+        })
+        .wasInterrupted();
+  }
+
   /// Why the target's cost model keeps siblings apart (empty: it does not):
-  /// one kernel would advance too many address streams, or both read through
+  /// one kernel would advance too many address streams, mix reads at
+  /// data-dependent levels with contiguous ones, or both read through
   /// neighbour tables and gather no field in common.
   std::string siblingCostRefusal(ApplyOp a, ApplyOp b) const {
     if (std::string why = streamRefusal(a, b); !why.empty())
+      return why;
+    if (std::string why = levelGatherRefusal(a, b); !why.empty())
       return why;
     if (weights.mergeUnrelatedGathers)
       return "";
@@ -263,7 +292,7 @@ private:
     return llvm::formatv("both read through neighbour tables ({0} and {1} field(s)) and share no "
                          "gathered field; on the {2} target one kernel would keep all their "
                          "address streams in registers",
-                         readsOfA.size(), readsOfB.size(), target)
+                         readsOfA.size(), readsOfB.size(), weights.name)
         .str();
   }
 
@@ -282,7 +311,7 @@ struct MapFusionPass : public fusec::impl::MapFusionBase<MapFusionPass> {
   using MapFusionBase::MapFusionBase;
   void runOnOperation() override {
     StringRef target = targetOf(getOperation());
-    CostWeights weights = costWeightsFor(target);
+    CostWeights weights = costWeightsFor(getOperation());
     if (bytesWeight >= 0)
       weights.bytes = bytesWeight;
     if (gatherWeight >= 0)

@@ -74,7 +74,7 @@ static void addBlock(Block &block, const CostWeights &weights, ProgramStatistics
 
 std::vector<ProgramStatistics> computeStatistics(ModuleOp module) {
   std::vector<ProgramStatistics> result;
-  CostWeights weights = costWeightsFor(targetOf(module));
+  CostWeights weights = costWeightsFor(module);
   module.walk([&](ProgramOp program) {
     ProgramStatistics stats;
     stats.name = program.getSymName().str();
