@@ -149,8 +149,8 @@ def MapFusion : Pass<"stn-map-fusion", "::mlir::ModuleOp"> {
     one level apart count once too: the consumer then gets `kblock = 1024`
     (its work items walk all levels of their points) and `stn-carry-levels`
     carries the lower value from the level before. The weights are the module's target's (`stn.target`,
-    "cuda" when absent; calibrated by scripts/calibrate_cost_model.py) unless
-    given as options. Nothing is fused across a halo exchange or across an operation
+    "cuda" when absent; calibrated by scripts/calibrate_cost_model.py), for
+    `cpp` also its layout's (`stn.layout`), unless given as options. Nothing is fused across a halo exchange or across an operation
     that writes a field the producer reads: only independent operations are
     skipped over.
 
@@ -162,12 +162,15 @@ def MapFusion : Pass<"stn-map-fusion", "::mlir::ModuleOp"> {
     scalar CPU code keeps an address stream per gathered field and neighbour,
     and the merged kernel spills where its parts did not (docs/bench.md).
 
-    On a target with a limit on address streams (`cpp`: 20, option
-    `address-streams`), a producer read at the centre and siblings stay
-    apart when one kernel of both would advance more streams (a pointer per
-    field, level offset and neighbour slot, per neighbour-table slot, and
-    per result) than the limit and than either alone: scalar CPU code keeps
-    them in the general registers and spills past them.
+    On a target with a limit on address streams (`cpp`: 20, 24 in the
+    columns layout; option `address-streams`), a producer read at the centre
+    and siblings stay apart when one kernel of both would advance more
+    streams (a pointer per field, level offset and neighbour slot, per
+    neighbour-table slot, and per result) than the limit and than either
+    alone: scalar CPU code keeps them in the general registers and spills
+    past them. In the columns layout an application that reads at
+    data-dependent levels and one that does not also stay apart: the level
+    loop is the vector loop there, and such reads make it gather each level.
 
     Before:
     ```mlir
