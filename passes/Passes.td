@@ -1050,6 +1050,54 @@ def UnswitchKernels : Pass<"stn-unswitch-kernels", "::mlir::ModuleOp"> {
   let dependentDialects = ["::mlir::scf::SCFDialect"];
 }
 
+def NarrowLevelRange : Pass<"stn-narrow-level-range", "::mlir::ModuleOp"> {
+  let summary = "Runs an in-place update only on the levels where it can change a value";
+  let description = [{
+    `dwdx = where(type_shear == 2 && index(K) > 0, grad, dwdx)` keeps the
+    field's value at level 0. After fusion that is one application that
+    computes the gradient, reads `dwdx` and selects at every level, where
+    ICON's loop (and `none`, through `stn-split-where`) starts at level 1 and
+    reads no `dwdx` at all. An application whose results are each stored
+    once, over its own domain, into a field, and are each a select on one
+    common condition with the value in place (a load of the stored field at
+    the point and level) on the false side, changes nothing where the
+    condition fails. When the condition is a conjunction (`and`) with
+    comparisons of the level against values uniform in the application,
+    this pass narrows the application's and its stores' level range to where
+    those comparisons hold, and replaces them by `true` (canonicalization
+    then folds them away; the rest of the condition stays). Part of
+    `fuse-all`, after map fusion.
+
+    Before:
+    ```mlir
+    %g = stn.apply on Cell[%lo : %hi] K[%c0 : %n] -> !stn.temp<Cell x KHalf x f64> {
+    ^bb0(%p: !stn.point<Cell>):
+      %k = stn.level
+      %c = arith.cmpi sgt, %k, %c0 : i32
+      %v = stn.reduce sum over @C2E2CO at %p : <Cell> -> f64 { ... }
+      %old = stn.load %dwdx[%p, k] : !stn.field<Cell x KHalf x f64>
+      %s = arith.select %c, %v, %old : f64
+      stn.yield %s : f64
+    }
+    stn.store %g to %dwdx on Cell[%lo : %hi] K[%c0 : %n] : ...
+    ```
+    After:
+    ```mlir
+    %c1 = arith.constant 1 : i32
+    %g = stn.apply on Cell[%lo : %hi] K[%c1 : %n] -> !stn.temp<Cell x KHalf x f64> {
+    ^bb0(%p: !stn.point<Cell>):
+      %v = stn.reduce sum over @C2E2CO at %p : <Cell> -> f64 { ... }
+      stn.yield %v : f64
+    }
+    stn.store %g to %dwdx on Cell[%lo : %hi] K[%c1 : %n] : ...
+    ```
+  }];
+  let statistics = [
+    Statistic<"numNarrowed", "narrowed", "Applications narrowed to fewer levels">,
+  ];
+  let dependentDialects = ["::mlir::arith::ArithDialect"];
+}
+
 def UniformIf : Pass<"stn-uniform-if", "::mlir::ModuleOp"> {
   let summary = "Computes only the chosen side of a select on a uniform condition";
   let description = [{

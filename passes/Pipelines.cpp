@@ -40,6 +40,8 @@ void buildFuseAll(OpPassManager &pm) {
   pm.addPass(createRemoveRedundantArrays());
   pm.addPass(createCanonicalizerPass());
   pm.addPass(createCSEPass());
+  pm.addPass(createNarrowLevelRange());
+  pm.addPass(createCanonicalizerPass());
   // After CSE: a value both sides of a select share is one value by then.
   pm.addPass(createUniformIf());
   pm.addPass(createColumnOrder());
@@ -52,8 +54,8 @@ const NamedPipeline kNamedPipelines[] = {
      buildNone, buildNoneBeforeInference},
     {"fuse-all",
      "redundant-array removal, fusion across point-list updates, result splitting, map "
-     "fusion with recomputation, vertical merging, branches on uniform conditions, CUDA "
-     "blocks column by column",
+     "fusion with recomputation, vertical merging, in-place updates on the levels they change, "
+     "branches on uniform conditions, CUDA blocks column by column",
      buildFuseAll},
 };
 
