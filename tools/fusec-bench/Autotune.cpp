@@ -25,7 +25,8 @@ namespace {
 std::string fuseAllWith(const std::string &mapFusionOptions, bool mergeVertical) {
   return "stn-remove-redundant-arrays,stn-map-fusion" + mapFusionOptions +
          (mergeVertical ? ",stn-merge-vertical" : "") +
-         ",stn-remove-redundant-arrays,canonicalize,cse,stn-uniform-if";
+         ",stn-remove-redundant-arrays,canonicalize,cse,stn-narrow-level-range,canonicalize,"
+         "stn-uniform-if";
 }
 
 /// The pipelines tried on a program that starts with `start`: fuse-all (for a program
