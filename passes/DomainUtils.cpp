@@ -226,4 +226,24 @@ LogicalResult hoistAbove(Value value, Operation *anchor) {
   return success();
 }
 
+arith::CmpIPredicate swapOperands(arith::CmpIPredicate predicate) {
+  switch (predicate) {
+  case arith::CmpIPredicate::slt: return arith::CmpIPredicate::sgt;
+  case arith::CmpIPredicate::sle: return arith::CmpIPredicate::sge;
+  case arith::CmpIPredicate::sgt: return arith::CmpIPredicate::slt;
+  case arith::CmpIPredicate::sge: return arith::CmpIPredicate::sle;
+  default: return predicate;
+  }
+}
+
+std::optional<RangeEnd> rangeEndOf(arith::CmpIPredicate predicate, int64_t offset) {
+  switch (predicate) {
+  case arith::CmpIPredicate::sge: return RangeEnd{true, offset};
+  case arith::CmpIPredicate::sgt: return RangeEnd{true, offset + 1};
+  case arith::CmpIPredicate::slt: return RangeEnd{false, offset};
+  case arith::CmpIPredicate::sle: return RangeEnd{false, offset + 1};
+  default: return std::nullopt;
+  }
+}
+
 } // namespace fusec

@@ -5,6 +5,8 @@
 
 #include "ir/StnOps.h"
 
+#include "mlir/Dialect/Arith/IR/Arith.h"
+
 #include "mlir/IR/Builders.h"
 
 #include <optional>
@@ -70,6 +72,19 @@ private:
   mlir::OpBuilder &builder;
   mlir::Location loc;
 };
+
+/// The predicate of `b ? a` for `a ? b` (`a < b` is `b > a`).
+mlir::arith::CmpIPredicate swapOperands(mlir::arith::CmpIPredicate predicate);
+
+/// One end of a half-open index range: `index >= bound + offset` (lower) or
+/// `index < bound + offset`.
+struct RangeEnd {
+  bool lower;
+  int64_t offset;
+};
+/// `index <predicate> bound + offset` as a range end; nothing for predicates
+/// other than the signed orderings.
+std::optional<RangeEnd> rangeEndOf(mlir::arith::CmpIPredicate predicate, int64_t offset);
 
 /// The constant an i32 value folds to, if any.
 std::optional<int64_t> getConstantBound(mlir::Value value);

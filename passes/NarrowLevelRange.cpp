@@ -30,17 +30,6 @@ struct LevelBound {
   int64_t offset;
 };
 
-/// The predicate with its operands swapped (`a < b` is `b > a`).
-arith::CmpIPredicate swapped(arith::CmpIPredicate predicate) {
-  switch (predicate) {
-  case arith::CmpIPredicate::slt: return arith::CmpIPredicate::sgt;
-  case arith::CmpIPredicate::sle: return arith::CmpIPredicate::sge;
-  case arith::CmpIPredicate::sgt: return arith::CmpIPredicate::slt;
-  case arith::CmpIPredicate::sge: return arith::CmpIPredicate::sle;
-  default: return predicate;
-  }
-}
-
 /// `compare` as a bound on the current level of `apply`, when one side is the
 /// level and the other is uniform in `apply`.
 std::optional<LevelBound> levelBoundOf(arith::CmpIOp compare, ApplyOp apply,
@@ -55,20 +44,15 @@ std::optional<LevelBound> levelBoundOf(arith::CmpIOp compare, ApplyOp apply,
   if (!level) {
     level = levelOf(compare.getRhs());
     bound = compare.getLhs();
-    predicate = swapped(predicate);
+    predicate = swapOperands(predicate);
   }
   if (!level || !isUniformIn(bound, apply, uniform))
     return std::nullopt;
   // `level + o >= b` is `k >= b - o`.
-  LevelBound result{compare, false, bound, -level.getLevelOffset()};
-  switch (predicate) {
-  case arith::CmpIPredicate::sge: result.lower = true; break;
-  case arith::CmpIPredicate::sgt: result.lower = true; result.offset += 1; break;
-  case arith::CmpIPredicate::slt: break;
-  case arith::CmpIPredicate::sle: result.offset += 1; break;
-  default: return std::nullopt;
-  }
-  return result;
+  std::optional<RangeEnd> end = rangeEndOf(predicate, -level.getLevelOffset());
+  if (!end)
+    return std::nullopt;
+  return LevelBound{compare, end->lower, bound, end->offset};
 }
 
 /// The bounds on the level among the conjuncts of `condition` (an `and` tree).

@@ -125,33 +125,15 @@ private:
     Value index = compare.getLhs(), bound = compare.getRhs();
     if (!isIndex(index)) {
       std::swap(index, bound);
-      predicate = swapped(predicate);
+      predicate = swapOperands(predicate);
     }
     if (!isIndex(index) || !isUniformIn(bound, apply, uniform))
       return std::nullopt;
-    RangeCondition range{compare.getResult(), isa<IndexOp>(index.getDefiningOp()), false, bound,
-                         0};
-    if (auto level = index.getDefiningOp<LevelOp>())
-      range.offset = -level.getLevelOffset();
-    switch (predicate) {
-    case arith::CmpIPredicate::sge: range.lower = true; break;
-    case arith::CmpIPredicate::sgt: range.lower = true; range.offset += 1; break;
-    case arith::CmpIPredicate::slt: break;
-    case arith::CmpIPredicate::sle: range.offset += 1; break;
-    default: return std::nullopt;
-    }
-    return range;
-  }
-
-  /// The predicate with its operands swapped (`a < b` is `b > a`).
-  static arith::CmpIPredicate swapped(arith::CmpIPredicate predicate) {
-    switch (predicate) {
-    case arith::CmpIPredicate::slt: return arith::CmpIPredicate::sgt;
-    case arith::CmpIPredicate::sle: return arith::CmpIPredicate::sge;
-    case arith::CmpIPredicate::sgt: return arith::CmpIPredicate::slt;
-    case arith::CmpIPredicate::sge: return arith::CmpIPredicate::sle;
-    default: return predicate;
-    }
+    auto level = index.getDefiningOp<LevelOp>();
+    std::optional<RangeEnd> end = rangeEndOf(predicate, level ? -level.getLevelOffset() : 0);
+    if (!end)
+      return std::nullopt;
+    return RangeCondition{compare.getResult(), !level, end->lower, bound, end->offset};
   }
 
   bool isIndex(Value value) {
