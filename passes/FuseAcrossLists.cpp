@@ -37,14 +37,6 @@ namespace {
 
 constexpr llvm::StringLiteral kPass = "stn-fuse-across-lists";
 
-/// A read of `field` by `apply` at the point and level it computes, directly
-/// in its body (not in a fold or a branch).
-bool isCentreRead(LoadOp load, ApplyOp apply, Value field) {
-  return load.getField() == field && load->getParentOp() == apply.getOperation() &&
-         load.getPoint() == apply.getPoint() && !load.getNbr() && !load.getDynOffset() &&
-         !load.getLevel() && load.getLevelOffset() == 0;
-}
-
 /// Clones `apply`'s body at `point` before the builder's insertion point, its
 /// reads of `buffer` (centre reads) replaced by `value`; returns its yields.
 SmallVector<Value> cloneReplacingReads(OpBuilder &builder, ApplyOp apply, Value point,

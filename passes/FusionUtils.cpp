@@ -102,6 +102,20 @@ bool readsAwayFromCentre(ApplyOp apply, Value field) {
   return away;
 }
 
+bool isCentreRead(LoadOp load, ApplyOp apply, Value field) {
+  return load.getField() == field && load->getParentOp() == apply.getOperation() &&
+         load.getPoint() == apply.getPoint() && !load.getNbr() && !load.getDynOffset() &&
+         !load.getLevel() && load.getLevelOffset() == 0;
+}
+
+bool readsAtDataDependentLevels(ApplyOp apply) {
+  return apply
+      .walk([](LoadOp load) {
+        return load.getDynOffset() ? WalkResult::interrupt() : WalkResult::advance();
+      })
+      .wasInterrupted();
+}
+
 SmallVector<Value> fieldsReadBy(Operation *op) {
   SmallVector<Value> fields;
   op->walk([&](LoadOp load) {

@@ -52,6 +52,13 @@ std::string interferenceBetween(mlir::Operation *from, mlir::Operation *to,
 /// computing.
 bool readsAwayFromCentre(stn::ApplyOp apply, mlir::Value field);
 
+/// A read of `field` by `apply` at the point and level it computes, directly
+/// in its body (not in a fold or a branch).
+bool isCentreRead(stn::LoadOp load, stn::ApplyOp apply, mlir::Value field);
+
+/// True when `apply` reads a field at data-dependent levels (`k + %offset`).
+bool readsAtDataDependentLevels(stn::ApplyOp apply);
+
 /// Fields (block arguments or allocations) that `op` and its regions read.
 llvm::SmallVector<mlir::Value> fieldsReadBy(mlir::Operation *op);
 

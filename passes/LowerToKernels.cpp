@@ -48,13 +48,7 @@ int64_t levelsPerWorkItem(ApplyOp apply) {
     return *kblock;
   if (targetOf(apply) != "cpp" || !getDomain(apply).vertical)
     return 1;
-  bool dynamicLevels = apply.getBody()
-                           .walk([](LoadOp load) {
-                             return load.getDynOffset() ? WalkResult::interrupt()
-                                                        : WalkResult::advance();
-                           })
-                           .wasInterrupted();
-  if (!dynamicLevels)
+  if (!readsAtDataDependentLevels(apply))
     return 1;
   if (auto diag = remark("stn-lower-to-kernels", apply))
     *diag << "reads at data-dependent levels: on CPUs each work item walks all levels "

@@ -265,14 +265,6 @@ private:
         .str();
   }
 
-  static bool readsAtDataDependentLevels(ApplyOp apply) {
-    return apply
-        .walk([](LoadOp load) {
-          return load.getDynOffset() ? WalkResult::interrupt() : WalkResult::advance();
-        })
-        .wasInterrupted();
-  }
-
   /// Why the target's cost model keeps siblings apart (empty: it does not):
   /// one kernel would advance too many address streams, mix reads at
   /// data-dependent levels with contiguous ones, or both read through

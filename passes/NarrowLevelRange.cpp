@@ -99,8 +99,7 @@ Value commonInPlaceCondition(ApplyOp apply, MutableArrayRef<StoreOp> stores) {
     if (!select || (condition && select.getCondition() != condition))
       return nullptr;
     auto old = select.getFalseValue().getDefiningOp<LoadOp>();
-    if (!old || old.getField() != store.getField() || old.getPoint() != apply.getPoint() ||
-        old.getNbr() || old.getDynOffset() || old.getLevel() || old.getLevelOffset() != 0)
+    if (!old || !isCentreRead(old, apply, store.getField()))
       return nullptr;
     condition = select.getCondition();
   }
