@@ -1098,6 +1098,46 @@ def NarrowLevelRange : Pass<"stn-narrow-level-range", "::mlir::ModuleOp"> {
   let dependentDialects = ["::mlir::arith::ArithDialect"];
 }
 
+def SinkToStores : Pass<"stn-sink-to-stores", "::mlir::ModuleOp"> {
+  let summary = "Moves an application down to its store so its kernel writes the field";
+  let description = [{
+    In `diffusion_step`, w's update reads the copy `w_tmp` at its own point;
+    after `stn-remove-redundant-arrays` that is `w` itself, and the gradients
+    for the turbulence, split off into their own application after it, read
+    `w` at neighbours before the update is stored. With the store behind a
+    reader of `w`, the update's kernel cannot write `w`: lowering gives it a
+    buffer and a copy kernel. An application whose results are only stored,
+    into fields it reads at most at the point it computes, moves down to just
+    before its first store when an operation in between touches a stored
+    field and nothing in between writes a field it reads (nor exchanges a
+    halo). Applications are pure, so the reads in between see the same
+    values; the kernel then writes the field in place. Part of `fuse-all`,
+    last.
+
+    Before:
+    ```mlir
+    %new = stn.apply on Cell[%lo : %hi] K[%c0 : %n] -> !stn.temp<Cell x KHalf x f64> {
+      ... stn.load %w[%p, k] ...
+    }
+    %grad = stn.apply on Cell[%lo : %hi] K[%c0 : %n] -> !stn.temp<Cell x KHalf x f64> {
+      ... stn.reduce sum over @C2E2CO ... stn.load %w[%nbr, k] ...
+    }
+    stn.store %new to %w on Cell[%lo : %hi] K[%c0 : %n] : ...
+    stn.store %grad to %dwdx on Cell[%lo : %hi] K[%c0 : %n] : ...
+    ```
+    After:
+    ```mlir
+    %grad = stn.apply on Cell[%lo : %hi] K[%c0 : %n] -> !stn.temp<Cell x KHalf x f64> { ... }
+    %new = stn.apply on Cell[%lo : %hi] K[%c0 : %n] -> !stn.temp<Cell x KHalf x f64> { ... }
+    stn.store %new to %w on Cell[%lo : %hi] K[%c0 : %n] : ...
+    stn.store %grad to %dwdx on Cell[%lo : %hi] K[%c0 : %n] : ...
+    ```
+  }];
+  let statistics = [
+    Statistic<"numSunk", "sunk", "Applications moved down to their stores">,
+  ];
+}
+
 def UniformIf : Pass<"stn-uniform-if", "::mlir::ModuleOp"> {
   let summary = "Computes only the chosen side of a select on a uniform condition";
   let description = [{

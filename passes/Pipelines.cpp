@@ -45,6 +45,7 @@ void buildFuseAll(OpPassManager &pm) {
   // After CSE: a value both sides of a select share is one value by then.
   pm.addPass(createUniformIf());
   pm.addPass(createColumnOrder());
+  pm.addPass(createSinkToStores());
 }
 
 const NamedPipeline kNamedPipelines[] = {
@@ -55,7 +56,8 @@ const NamedPipeline kNamedPipelines[] = {
     {"fuse-all",
      "redundant-array removal, fusion across point-list updates, result splitting, map "
      "fusion with recomputation, vertical merging, in-place updates on the levels they change, "
-     "branches on uniform conditions, CUDA blocks column by column",
+     "branches on uniform conditions, CUDA blocks column by column, kernels that write their "
+     "fields in place",
      buildFuseAll},
 };
 
@@ -77,7 +79,7 @@ std::string describeValidPipelines() {
         "stn-remove-redundant-arrays", "stn-fuse-across-lists{points-per-entry=100}",
         "stn-split-applies",
         "stn-k-blocking{block=4 stencils=<regex>}",
-        "stn-uniform-if", "stn-column-order", "stn-split-where (before inference: first in the list)",
+        "stn-narrow-level-range", "stn-uniform-if", "stn-column-order", "stn-sink-to-stores", "stn-split-where (before inference: first in the list)",
         "canonicalize", "cse"})
     text += " " + pass.str();
   return text;

@@ -26,7 +26,7 @@ std::string fuseAllWith(const std::string &mapFusionOptions, bool mergeVertical)
   return "stn-remove-redundant-arrays,stn-map-fusion" + mapFusionOptions +
          (mergeVertical ? ",stn-merge-vertical" : "") +
          ",stn-remove-redundant-arrays,canonicalize,cse,stn-narrow-level-range,canonicalize,"
-         "stn-uniform-if";
+         "stn-uniform-if,stn-sink-to-stores";
 }
 
 /// The pipelines tried on a program that starts with `start`: fuse-all (for a program

@@ -1068,7 +1068,7 @@ def pipelines(seed: int, index: int, stencils: list[str]) -> list[str]:
 def _random_pass(rng: random.Random, stencils: list[str]) -> str:
     kind = _weighted(rng, [(4, "map"), (2, "merge"), (2, "redundant"), (3, "kblock"), (2, "cse"),
                            (2, "canonicalize"), (1, "fuse-all"), (1, "lists"), (2, "split"),
-                           (1, "narrow")])
+                           (1, "narrow"), (2, "sink")])
     if kind == "lists":
         return f"stn-fuse-across-lists{{points-per-entry={rng.choice((1, 3, 100))}}}"
     if kind == "map":
@@ -1091,4 +1091,5 @@ def _random_pass(rng: random.Random, stencils: list[str]) -> str:
         return "stn-k-blocking{" + " ".join(options) + "}"
     return {"merge": "stn-merge-vertical", "redundant": "stn-remove-redundant-arrays",
             "cse": "cse", "canonicalize": "canonicalize", "fuse-all": "fuse-all",
-            "split": "stn-split-applies", "narrow": "stn-narrow-level-range"}[kind]
+            "split": "stn-split-applies", "narrow": "stn-narrow-level-range",
+            "sink": "stn-sink-to-stores"}[kind]
