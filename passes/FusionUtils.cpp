@@ -139,6 +139,15 @@ bool writesField(Operation *op, Value field) {
   return writes;
 }
 
+bool touches(Operation *op, Value value) {
+  return op
+      ->walk([&](Operation *nested) {
+        return llvm::is_contained(nested->getOperands(), value) ? WalkResult::interrupt()
+                                                                : WalkResult::advance();
+      })
+      .wasInterrupted();
+}
+
 std::string interferenceBetween(Operation *from, Operation *to, Operation *reader) {
   if (from->getBlock() != to->getBlock())
     return "they are in different branches";

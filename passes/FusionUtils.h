@@ -66,6 +66,9 @@ llvm::SmallVector<mlir::Value> fieldsReadBy(mlir::Operation *op);
 mlir::Value inRangeTest(mlir::OpBuilder &builder, mlir::Location loc, mlir::Value index,
                         mlir::Value lb, mlir::Value ub);
 
+/// True when `op` or anything nested in it uses `value`.
+bool touches(mlir::Operation *op, mlir::Value value);
+
 /// True when `op` writes `field` (store, kernel write, exchange).
 bool writesField(mlir::Operation *op, mlir::Value field);
 

@@ -26,16 +26,6 @@ std::string applyName(ApplyOp apply, unsigned index) {
   return "apply" + std::to_string(index);
 }
 
-/// True when `op` or anything nested in it uses `value`.
-bool touches(Operation *op, Value value) {
-  bool found = false;
-  op->walk([&](Operation *nested) {
-    if (llvm::is_contained(nested->getOperands(), value))
-      found = true;
-  });
-  return found;
-}
-
 /// The levels per work item of `apply`'s kernel: its own `kblock`, else, on
 /// CPUs, all levels when it reads at data-dependent levels. Such reads scatter
 /// over the levels of a field, and while one block of points walks its levels

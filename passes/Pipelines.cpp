@@ -79,7 +79,8 @@ std::string describeValidPipelines() {
         "stn-remove-redundant-arrays", "stn-fuse-across-lists{points-per-entry=100}",
         "stn-split-applies",
         "stn-k-blocking{block=4 stencils=<regex>}",
-        "stn-narrow-level-range", "stn-uniform-if", "stn-column-order", "stn-sink-to-stores", "stn-split-where (before inference: first in the list)",
+        "stn-narrow-level-range", "stn-uniform-if", "stn-column-order", "stn-sink-to-stores",
+        "stn-split-where (before inference: first in the list)",
         "canonicalize", "cse"})
     text += " " + pass.str();
   return text;

@@ -42,16 +42,9 @@ bool storedFieldTouchedBefore(ApplyOp apply, StoreOp store) {
   for (Value result : apply.getResults())
     for (Operation *user : result.getUsers())
       stored.push_back(cast<StoreOp>(user).getField());
-  for (Operation *op = apply->getNextNode(); op != store; op = op->getNextNode()) {
-    bool touched = false;
-    op->walk([&](Operation *nested) {
-      for (Value field : stored)
-        if (llvm::is_contained(nested->getOperands(), field))
-          touched = true;
-    });
-    if (touched)
+  for (Operation *op = apply->getNextNode(); op != store; op = op->getNextNode())
+    if (llvm::any_of(stored, [&](Value field) { return touches(op, field); }))
       return true;
-  }
   return false;
 }
 
