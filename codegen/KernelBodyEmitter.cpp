@@ -136,9 +136,14 @@ template <typename T> static void addUnique(SmallVectorImpl<T> &list, const T &i
 
 BlockedGathers BlockedGathers::of(KernelOp kernel) {
   BlockedGathers gathers;
-  kernel.walk([&](LoadOp load) {
-    Value point = load.getPoint();
-    std::optional<BlockedShape> shape = BlockedShape::of(load.getField().getType());
+  kernel.walk([&](Operation *op) {
+    auto load = dyn_cast<LoadOp>(op);
+    auto prefetch = dyn_cast<PrefetchOp>(op);
+    if (!load && !prefetch)
+      return;
+    Value point = load ? load.getPoint() : prefetch.getPoint();
+    std::optional<BlockedShape> shape =
+        BlockedShape::of(load ? load.getField().getType() : prefetch.getField().getType());
     if (!point || !shape)
       return;
     std::optional<StringRef> table = neighborTable(point);
@@ -204,7 +209,7 @@ bool KernelBodyEmitter::declareBlockOffsets(Value point, const KernelScope::Tabl
     os << "const int64_t " << names.back().second << " = " << read << ";\n";
   }
   return llvm::any_of(point.getUsers(), [&](Operation *user) {
-    if (isa<ValidOp>(user))
+    if (isa<ValidOp, PrefetchOp>(user))
       return false;
     auto load = dyn_cast<LoadOp>(user);
     return !load || !BlockedShape::of(load.getField().getType());
@@ -254,12 +259,17 @@ LogicalResult KernelBodyEmitter::emitOp(Operation *op, raw_ostream &os) {
       .Case([&](scf::IfOp ifOp) { return emitIf(ifOp, os); })
       .Case([&](scf::ForOp loop) { return emitFor(loop, os); })
       .Case([&](PointAtOp pointAt) {
-        // A point is its index; all points of a work item share its block.
+        // A point is its index; the points of a work item's loop share its
+        // block, a point computed otherwise (the next one) has its own.
         scope.values[pointAt.getResult()] = expr(pointAt.getIndex());
         if (scope.blocked)
-          scope.pointBlocks[pointAt.getResult()] = scope.workItemBlock;
+          scope.pointBlocks[pointAt.getResult()] =
+              isa<BlockArgument>(pointAt.getIndex())
+                  ? scope.workItemBlock
+                  : quotient(expr(pointAt.getIndex()), scope.nproma);
         return success();
       })
+      .Case([&](PrefetchOp prefetch) { return emitPrefetch(prefetch, os); })
       .Case([&](WriteOp write) { return emitWrite(write, os); })
       .Case([&](ListPointOp entry) { return emitListPoint(entry, os); })
       .Case([&](RowOp row) {
@@ -351,6 +361,22 @@ LogicalResult KernelBodyEmitter::emitNeighbor(NeighborOp neighbor, raw_ostream &
   if (!guard.empty())
     read = guard + " >= 0 ? " + read + " : -1";
   declare(neighbor.getResult(), neighbor.getConn().lower(), read, os);
+  return success();
+}
+
+LogicalResult KernelBodyEmitter::emitPrefetch(PrefetchOp prefetch, raw_ostream &os) {
+  // Only a point's levels are contiguous there.
+  if (!scope.blocked || scope.nproma != "1")
+    return prefetch.emitOpError() << "is printed in the columns layout only";
+  Value field = prefetch.getField(), point = prefetch.getPoint();
+  bool half = FieldShape::of(field.getType()).vertical == VerticalKind::Half;
+  std::string call = "fusec::prefetch_column(&" + expr(field) + "[" +
+                     elementIndex(field, point, Value(), "") + "], " +
+                     expr(prefetch.getLevelBegin()) + ", " + expr(prefetch.getLevelEnd()) + ", " +
+                     (half ? scope.numLevels + " + 1" : scope.numLevels) + ");\n";
+  if (mayBeMissing(point))
+    call = "if (" + presence(point) + " >= 0)\n" + call;
+  os << call;
   return success();
 }
 

@@ -126,6 +126,7 @@ private:
   mlir::LogicalResult emitFor(mlir::scf::ForOp loop, llvm::raw_ostream &os);
   mlir::LogicalResult emitWrite(stn::WriteOp write, llvm::raw_ostream &os);
   mlir::LogicalResult emitListPoint(stn::ListPointOp entry, llvm::raw_ostream &os);
+  mlir::LogicalResult emitPrefetch(stn::PrefetchOp prefetch, llvm::raw_ostream &os);
 
   /// The expression of `value` (an identifier or a literal).
   std::string expr(mlir::Value value);

@@ -28,8 +28,8 @@ static bool allowedInProgram(Operation *op) {
 
 static bool allowedInKernel(Operation *op) {
   return isa<LoadOp, NeighborOp, ReduceOp, IndexOp, LevelOp, ValidOp, TableCompleteOp, YieldOp,
-             WriteOp, PointAtOp, ListPointOp, RowOp, RowLoadOp, RowStoreOp, scf::IfOp, scf::ForOp,
-             scf::YieldOp>(op) ||
+             WriteOp, PointAtOp, ListPointOp, RowOp, RowLoadOp, RowStoreOp, PrefetchOp, scf::IfOp,
+             scf::ForOp, scf::YieldOp>(op) ||
          isArithOrMath(op);
 }
 
@@ -280,7 +280,7 @@ bool isDead(Operation *op) {
   if (op->hasTrait<OpTrait::IsTerminator>())
     return false;
   WalkResult effects = op->walk([](Operation *inner) {
-    return isa<WriteOp, RowStoreOp, KernelOp, ExchangeOp>(inner) ? WalkResult::interrupt()
+    return isa<WriteOp, RowStoreOp, PrefetchOp, KernelOp, ExchangeOp>(inner) ? WalkResult::interrupt()
                                                                  : WalkResult::advance();
   });
   if (effects.wasInterrupted())

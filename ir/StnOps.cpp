@@ -730,6 +730,21 @@ LogicalResult LoadOp::verify() {
 }
 
 //===----------------------------------------------------------------------===//
+// PrefetchOp
+//===----------------------------------------------------------------------===//
+
+LogicalResult PrefetchOp::verify() {
+  FieldShape shape = FieldShape::of(getField().getType());
+  if (!shape.location || !shape.sparse.empty() || shape.vertical == VerticalKind::None)
+    return emitOpError() << "prefetches a column: a dense field with a location and levels";
+  auto point = cast<PointType>(getPoint().getType());
+  if (point.getLocation() != *shape.location)
+    return emitOpError() << "the field lives on " << locationName(*shape.location)
+                         << " but is prefetched at a " << locationName(point.getLocation());
+  return success();
+}
+
+//===----------------------------------------------------------------------===//
 // ReduceOp
 //===----------------------------------------------------------------------===//
 

@@ -28,6 +28,11 @@ struct RowResource : public mlir::SideEffects::Resource::Base<RowResource> {
   llvm::StringRef getName() final { return "stn.row"; }
 };
 
+/// The caches, which `stn.prefetch` writes.
+struct CacheResource : public mlir::SideEffects::Resource::Base<CacheResource> {
+  llvm::StringRef getName() final { return "stn.cache"; }
+};
+
 } // namespace fusec::stn
 
 #define GET_OP_CLASSES

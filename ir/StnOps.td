@@ -18,6 +18,9 @@ include "mlir/Interfaces/ControlFlowInterfaces.td"
 def Stn_FieldResource : Resource<"::fusec::stn::FieldResource">;
 /// Rows (`!stn.row`) are a work item's own scratch memory.
 def Stn_RowResource : Resource<"::fusec::stn::RowResource">;
+/// The caches: `stn.prefetch` writes them, nothing reads them, so a prefetch
+/// is not dead code and moves past no field access it is ordered with.
+def Stn_CacheResource : Resource<"::fusec::stn::CacheResource">;
 
 //===----------------------------------------------------------------------===//
 // Module-level declarations
@@ -605,6 +608,29 @@ def Stn_RowStoreOp : Stn_Op<"row_store", [
                        Arg<Stn_RowType, "the row written", [MemWrite<Stn_RowResource>]>:$row,
                        Index:$index);
   let assemblyFormat = "$value `,` $row `[` $index `]` attr-dict `:` type($row)";
+}
+
+def Stn_PrefetchOp : Stn_Op<"prefetch", [MemoryEffects<[MemWrite<Stn_CacheResource>]>]> {
+  let summary = "asks for a column of a field to be brought into the cache (loop form)";
+  let description = [{
+    A hint with no effect on any value: the levels `[level_begin, level_end)`
+    of `field` at `point`, clamped to the field's levels, will be read soon,
+    so the C++ backend asks the processor for their cache lines now
+    (`fusec::prefetch_column`, columns layout). The point may be missing
+    (`-1`: nothing is fetched); the interpreter checks that any other is one
+    of the field's.
+
+    ```mlir
+    stn.prefetch %vn[%n, %k_begin to %k_end] : !stn.point<Edge>, !stn.field<Edge x K x f64>
+    ```
+  }];
+  let arguments = (ins Stn_FieldType:$field, Stn_PointType:$point, Index:$level_begin,
+                       Index:$level_end);
+  let assemblyFormat = [{
+    $field `[` $point `,` $level_begin `to` $level_end `]` attr-dict `:` type($point) `,`
+    type($field)
+  }];
+  let hasVerifier = 1;
 }
 
 #endif // FUSEC_IR_STNOPS_TD

@@ -35,7 +35,7 @@ ProgramChoice parseProgram(const std::string &name, const YAML::Node &node) {
 
 StencilChoice parseStencil(const std::string &name, const YAML::Node &node) {
   std::string what = "stencil '" + name + "'";
-  checkKeys(node, {"kblock", "recompute", "hblock", "split_gathers", "reason"}, what);
+  checkKeys(node, {"kblock", "recompute", "hblock", "split_gathers", "prefetch", "reason"}, what);
   StencilChoice choice;
   if (const YAML::Node kblock = node["kblock"]) {
     int64_t value = 0;
@@ -62,8 +62,16 @@ StencilChoice parseStencil(const std::string &name, const YAML::Node &node) {
       failAt(split, "split_gathers of " + what + " must be true or false");
     choice.splitGathers = value;
   }
-  if (!choice.kblock && !choice.recompute && !choice.hblock && !choice.splitGathers)
-    failAt(node, what + " chooses nothing: give kblock, recompute, hblock or split_gathers");
+  if (const YAML::Node prefetch = node["prefetch"]) {
+    bool value = false;
+    if (!YAML::convert<bool>::decode(prefetch, value))
+      failAt(prefetch, "prefetch of " + what + " must be true or false");
+    choice.prefetch = value;
+  }
+  if (!choice.kblock && !choice.recompute && !choice.hblock && !choice.splitGathers &&
+      !choice.prefetch)
+    failAt(node,
+           what + " chooses nothing: give kblock, recompute, hblock, split_gathers or prefetch");
   choice.reason = requireReason(node, what);
   return choice;
 }
@@ -155,6 +163,8 @@ void printStencils(YAML::Emitter &out, const std::map<std::string, StencilChoice
       out << YAML::Key << "hblock" << YAML::Value << *choice.hblock;
     if (choice.splitGathers)
       out << YAML::Key << "split_gathers" << YAML::Value << *choice.splitGathers;
+    if (choice.prefetch)
+      out << YAML::Key << "prefetch" << YAML::Value << *choice.prefetch;
     out << YAML::Key << "reason" << YAML::Value << choice.reason << YAML::EndMap;
   }
   out << YAML::EndMap;
@@ -201,6 +211,8 @@ PipelineConfig PipelineConfig::forTarget(ConfigTarget target) const {
       merged.hblock = choice.hblock;
     if (choice.splitGathers)
       merged.splitGathers = choice.splitGathers;
+    if (choice.prefetch)
+      merged.prefetch = choice.prefetch;
     merged.reason = choice.reason;
   }
   return flat;

@@ -182,6 +182,7 @@ void buildLoopLoweringPipeline(OpPassManager &pm) {
   pm.addPass(createNestSelects());
   // After the nesting: a select on an index test nested in one on data stays a select.
   pm.addPass(createBlendSelects());
+  pm.addPass(createPrefetchColumns());
   pm.addPass(createElideBarriers());
 }
 
@@ -220,7 +221,7 @@ static LogicalResult markStencilChoices(ModuleOp module, const PipelineConfig &c
 
 /// `hblock` of the configured stencils, on the kernels computing them (the
 /// largest when a fused kernel computes several): what the emitters read; and
-/// `split_gathers` when a stencil they compute asks for it.
+/// `split_gathers` and `prefetch` when a stencil they compute asks for it.
 static void markKernelBlocks(ModuleOp module, const PipelineConfig &config) {
   module.walk([&](stn::KernelOp kernel) {
     // A version made by stn-unswitch-kernels computes what its kernel did.
@@ -230,7 +231,7 @@ static void markKernelBlocks(ModuleOp module, const PipelineConfig &config) {
     llvm::SmallVector<llvm::StringRef> parts;
     name.split(parts, '+');
     std::optional<int64_t> hblock;
-    bool splitGathers = false;
+    bool splitGathers = false, prefetch = false;
     for (llvm::StringRef part : parts) {
       auto choice = config.stencils.find(part.str());
       if (choice == config.stencils.end())
@@ -238,12 +239,15 @@ static void markKernelBlocks(ModuleOp module, const PipelineConfig &config) {
       if (choice->second.hblock)
         hblock = std::max(hblock.value_or(0), *choice->second.hblock);
       splitGathers = splitGathers || choice->second.splitGathers.value_or(false);
+      prefetch = prefetch || choice->second.prefetch.value_or(false);
     }
     Builder builder(kernel.getContext());
     if (hblock)
       kernel->setAttr("hblock", builder.getI64IntegerAttr(*hblock));
     if (splitGathers)
       kernel->setAttr(stn::StnDialect::kSplitGathersAttr, builder.getUnitAttr());
+    if (prefetch)
+      kernel->setAttr(stn::StnDialect::kPrefetchAttr, builder.getUnitAttr());
   });
 }
 

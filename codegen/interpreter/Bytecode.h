@@ -265,6 +265,13 @@ struct RowStoreInstr {
   Slot value, index;
 };
 
+/// `stn.prefetch` (loop form): no effect; checks that the point it names is
+/// one of the field's, as the emitted prefetch's address computation assumes.
+struct PrefetchInstr {
+  ArrayId array;
+  Slot point;
+};
+
 /// `stn.list_point` (loop form): the point and level of entry `entry`.
 struct ListPointInstr {
   ListId list;
@@ -339,7 +346,7 @@ using Instr =
                  FloatPowIntInstr, IntBinaryInstr, IntCompareInstr, SelectInstr, FloatCastInstr,
                  IntToFloatInstr, FloatToIntInstr, IntCastInstr, IntAbsInstr, IfInstr, LoadInstr,
                  NeighborInstr, TableCompleteInstr, PointIndexInstr, ValidInstr, LevelInstr, ForInstr, ReduceInstr,
-                 WriteInstr, RowInstr, RowLoadInstr, RowStoreInstr, ListPointInstr, ListSizeInstr, AllocInstr,
+                 WriteInstr, RowInstr, RowLoadInstr, RowStoreInstr, PrefetchInstr, ListPointInstr, ListSizeInstr, AllocInstr,
                  ImageInstr, ApplyInstr, KernelInstr, StoreInstr, ExchangeInstr>;
 using Block = std::vector<Instr>;
 

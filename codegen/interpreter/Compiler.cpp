@@ -292,7 +292,7 @@ LogicalResult ProgramCompiler::checkScope(Operation &op, Scope scope) {
   bool regionOnly = isa<stn::LoadOp, stn::NeighborOp, stn::ReduceOp, stn::IndexOp, stn::LevelOp,
                         stn::ValidOp, stn::TableCompleteOp, stn::WriteOp, stn::PointAtOp,
                         scf::ForOp, stn::RowOp, stn::RowLoadOp, stn::RowStoreOp,
-                        stn::ListPointOp>(op);
+                        stn::PrefetchOp, stn::ListPointOp>(op);
   if (programOnly && scope != Scope::Program)
     return fail(describeOp(&op) + " cannot appear inside an apply or a kernel");
   if (regionOnly && scope == Scope::Program)
@@ -450,6 +450,9 @@ LogicalResult ProgramCompiler::compileOp(Operation &op, Scope scope, Block &code
       .Case([&](stn::RowStoreOp store) {
         return emit(
             RowStoreInstr{rows.lookup(store.getRow()), use(store.getValue()), use(store.getIndex())});
+      })
+      .Case([&](stn::PrefetchOp prefetch) {
+        return emit(PrefetchInstr{arrayOf(prefetch.getField()), use(prefetch.getPoint())});
       })
       .Case([&](stn::ListPointOp entry) {
         return emit(ListPointInstr{listOf(entry.getList()), use(entry.getEntry()),

@@ -229,6 +229,7 @@ private:
   LogicalResult execute(const RowInstr &instr);
   LogicalResult execute(const RowLoadInstr &instr);
   LogicalResult execute(const RowStoreInstr &instr);
+  LogicalResult execute(const PrefetchInstr &instr);
   LogicalResult execute(const ListPointInstr &instr);
   LogicalResult execute(const ListSizeInstr &instr);
   LogicalResult execute(const AllocInstr &instr);
@@ -757,6 +758,14 @@ LogicalResult Executor::execute(const RowStoreInstr &instr) {
                 Twine(row.values.size()) + " in " + where);
   row.values[index] = words[instr.value];
   row.written[index] = true;
+  return success();
+}
+
+LogicalResult Executor::execute(const PrefetchInstr &instr) {
+  const Array &array = arrays[instr.array];
+  int64_t h = words[instr.point].i;
+  if (h != kMissing && !array.box.contains(h, array.box.kBegin))
+    return outOfRange(instr.array, "prefetched", h, 0, array.box.kBegin);
   return success();
 }
 

@@ -399,3 +399,29 @@ stn.program @bad_column_order(%f: !stn.field<Cell x K x f64>, %o: !stn.field<Cel
   stn.store %t to %o on Cell[%lo : %hi] K[%k0 : %k1] : !stn.temp<Cell x K x f64> to !stn.field<Cell x K x f64>
   stn.return
 }
+
+// -----
+
+// A prefetch names a column: a dense field with levels, at a point of its location.
+stn.program @prefetch_without_levels(%f: !stn.field<Cell x f64>, %o: !stn.field<Cell x f64> {stn.intent = 1 : i32},
+    %lo: i32, %hi: i32) {
+  stn.kernel "k" on Cell[%lo : %hi] attributes {loop_form} {
+  ^bb0(%hb: index, %he: index):
+    %p = stn.point_at %hb : !stn.point<Cell>
+    // expected-error @+1 {{prefetches a column: a dense field with a location and levels}}
+    stn.prefetch %f[%p, %hb to %he] : !stn.point<Cell>, !stn.field<Cell x f64>
+  }
+  stn.return
+}
+
+// -----
+
+stn.program @prefetch_wrong_location(%f: !stn.field<Edge x K x f64>, %lo: i32, %hi: i32) {
+  stn.kernel "k" on Cell[%lo : %hi] K[%lo : %hi] attributes {loop_form} {
+  ^bb0(%hb: index, %he: index, %kb: index, %ke: index):
+    %p = stn.point_at %hb : !stn.point<Cell>
+    // expected-error @+1 {{the field lives on Edge but is prefetched at a Cell}}
+    stn.prefetch %f[%p, %kb to %ke] : !stn.point<Cell>, !stn.field<Edge x K x f64>
+  }
+  stn.return
+}

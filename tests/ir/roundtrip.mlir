@@ -118,6 +118,7 @@ stn.program @vertical_only(%f: !stn.field<K x f64>, %o: !stn.field<K x f64> {stn
 // CHECK-NEXT: stn.level(%[[K]]) {offset = 1 : i64}
 // CHECK-NEXT: stn.write %{{.*}} to %{{.*}} at %[[P]] : !stn.point<Cell> level %[[K]] : f64, <Cell x K x f64>
 // CHECK-NEXT: } {stn.simd}
+// CHECK: stn.prefetch %{{.*}}[%{{.*}}, %k_begin to %k_end] : <Cell>, <Cell x K x f64>
 stn.program @loop_form(%f: !stn.field<Cell x K x f64>, %o: !stn.field<Cell x K x f64>,
     %lo: i32, %hi: i32, %off: i32) {
   stn.kernel "k" on Cell[%lo : %hi] K[%lo : %hi] attributes {kblock = 2, loop_form} {
@@ -131,6 +132,8 @@ stn.program @loop_form(%f: !stn.field<Cell x K x f64>, %o: !stn.field<Cell x K x
         stn.write %v to %o at %p : !stn.point<Cell> level %k : f64, !stn.field<Cell x K x f64>
       } {stn.simd}
     }
+    %q = stn.point_at %hb : !stn.point<Cell>
+    stn.prefetch %f[%q, %kb to %ke] : !stn.point<Cell>, !stn.field<Cell x K x f64>
   }
   stn.return
 }

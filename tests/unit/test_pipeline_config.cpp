@@ -29,6 +29,7 @@ stencils:
     kblock: 4
     hblock: 64
     split_gathers: true
+    prefetch: true
     reason: autotuned
 )",
                                      "cfg.yaml", config, error));
@@ -40,6 +41,7 @@ stencils:
   CHECK(*choice.recompute == false);
   CHECK(*choice.hblock == 64);
   CHECK(*choice.splitGathers);
+  CHECK(*choice.prefetch);
   CHECK(choice.reason == "autotuned");
 }
 
@@ -61,17 +63,19 @@ TEST_CASE("mistakes are errors with line and column", "[config]") {
   CHECK(parseError("stencils:\n  s:\n    recompute: maybe\n    reason: x\n") ==
         "cfg.yaml:3:16: error: recompute of stencil 's' must be true or false");
   CHECK(parseError("stencils:\n  s:\n    reason: x\n") ==
-        "cfg.yaml:3:5: error: stencil 's' chooses nothing: give kblock, recompute, hblock or "
-        "split_gathers");
+        "cfg.yaml:3:5: error: stencil 's' chooses nothing: give kblock, recompute, hblock, "
+        "split_gathers or prefetch");
   CHECK(parseError("stencils:\n  s:\n    split_gathers: 3\n    reason: x\n") ==
         "cfg.yaml:3:20: error: split_gathers of stencil 's' must be true or false");
+  CHECK(parseError("stencils:\n  s:\n    prefetch: often\n    reason: x\n") ==
+        "cfg.yaml:3:15: error: prefetch of stencil 's' must be true or false");
   CHECK(parseError("stencils:\n  s:\n    hblock: 100\n    reason: x\n") ==
         "cfg.yaml:3:13: error: hblock of stencil 's' must be a multiple of 32 from 32 to 1024");
   CHECK(parseError("stencils:\n  s:\n    hblock: 2048\n    reason: x\n") ==
         "cfg.yaml:3:13: error: hblock of stencil 's' must be a multiple of 32 from 32 to 1024");
   CHECK(parseError("stencils:\n  s:\n    kblok: 2\n") ==
         "cfg.yaml:3:5: error: unknown key 'kblok' in stencil 's' (valid keys: hblock, kblock, "
-        "reason, recompute, split_gathers)");
+        "prefetch, reason, recompute, split_gathers)");
   CHECK(parseError("default: [a\n").rfind("cfg.yaml:", 0) == 0);
 }
 
@@ -83,6 +87,7 @@ TEST_CASE("writing and reading gives the same configuration", "[config]") {
   choice.kblock = 8;
   choice.hblock = 256;
   choice.splitGathers = true;
+  choice.prefetch = true;
   choice.reason = "1.10x faster";
   config.stencils["s"] = choice;
   std::string text = fusec::printPipelineConfig(config, "written by a test");
@@ -94,6 +99,7 @@ TEST_CASE("writing and reading gives the same configuration", "[config]") {
   CHECK(*again.stencils.at("s").kblock == 8);
   CHECK(*again.stencils.at("s").hblock == 256);
   CHECK(*again.stencils.at("s").splitGathers);
+  CHECK(*again.stencils.at("s").prefetch);
   CHECK_FALSE(again.stencils.at("s").recompute);
   CHECK(again.stencils.at("s").reason == "1.10x faster");
 }

@@ -282,14 +282,19 @@ void Autotuner::tune(const ProgramSignature &signature) {
   };
   onOwnStencils("kblock", kKblocks, std::size(kKblocks), &StencilChoice::kblock);
   onOwnStencils("hblock", kHblocks, std::size(kHblocks), &StencilChoice::hblock);
-  // Per stencil: splitting the gathers off pays for some kernels and loses for others.
-  if (target == ConfigTarget::Cpp)
+  // Per stencil on the C++ backend: splitting the gathers off, and in the columns layout
+  // prefetching the neighbours' columns, pay for some kernels and lose for others.
+  auto eachOwnStencil = [&](const std::string &knob, std::optional<bool> StencilChoice::*member) {
     for (const std::string &stencil : own)
       if (std::optional<Change> change =
-              stage({"split_gathers on " + stencil}, [&](ProgramTuning &t, const std::string &) {
-                t.stencils[stencil].splitGathers = true;
-              }))
+              stage({knob + " on " + stencil},
+                    [&](ProgramTuning &t, const std::string &) { t.stencils[stencil].*member = true; }))
         tunings.back().stencilChanges[stencil].push_back(*change);
+  };
+  if (target == ConfigTarget::Cpp)
+    eachOwnStencil("split_gathers", &StencilChoice::splitGathers);
+  if (target == ConfigTarget::Cpp && options.columnsLayout)
+    eachOwnStencil("prefetch", &StencilChoice::prefetch);
 }
 
 bool Autotuner::confirm() {
@@ -373,6 +378,8 @@ void Autotuner::printResults() {
         set.push_back("hblock " + std::to_string(*choice.hblock));
       if (choice.splitGathers)
         set.push_back("split_gathers");
+      if (choice.prefetch)
+        set.push_back("prefetch");
       choices.push_back(stencil + ": " + llvm::join(set, ", "));
     }
     bool confirmed = tuning.confirmedBaseline && tuning.confirmedTuned;

@@ -566,6 +566,24 @@ struct ExchangeHandler {
 #define FUSEC_OPENMP_TEAM 1
 #endif
 
+/* Asks the processor for the cache lines of levels [begin, end) of a column, clamped to its
+ * `levels` (a point's contiguous levels in the columns layout, `column` at level 0), which the
+ * kernel reads soon: stn.prefetch. Only a hint; each line once. */
+template <typename T>
+inline void prefetch_column(const T *column, int64_t begin, int64_t end, int64_t levels) {
+  begin = begin < 0 ? 0 : begin;
+  end = end > levels ? levels : end;
+  if (begin >= end)
+    return;
+#if defined(__GNUC__) || defined(__clang__)
+  constexpr uintptr_t line = 64;
+  const uintptr_t last = reinterpret_cast<uintptr_t>(column + end - 1);
+  uintptr_t at = reinterpret_cast<uintptr_t>(column + begin) & ~(line - 1);
+  for (; at <= last; at += line)
+    __builtin_prefetch(reinterpret_cast<const void *>(at));
+#endif
+}
+
 /* Waits for every thread of the team (a no-op outside a parallel region). */
 inline void team_barrier() {
 #ifdef FUSEC_OPENMP_TEAM

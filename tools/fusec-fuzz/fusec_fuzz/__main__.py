@@ -1,6 +1,6 @@
 """fusec-fuzz: random-program differential testing of fusec (docs/fuzzing.md).
 
-    fusec-fuzz --seed S --count N | --minutes T [--bin DIR] [--backends interp,interp-cuda,cpp,cpp-blocked,cpp-columns,cpp-split,cuda-host]
+    fusec-fuzz --seed S --count N | --minutes T [--bin DIR] [--backends interp,interp-cuda,cpp,cpp-blocked,cpp-columns,cpp-split,cpp-prefetch,cuda-host]
                [--jobs J] [--keep-dir DIR] [--reduce] [--regressions-dir DIR]
                [--coverage] [--generate-only]
 
@@ -44,11 +44,12 @@ def parse(argv) -> argparse.Namespace:
                    help="directory of fusec-bench (default <repo>/build/bin)")
     p.add_argument("--include", type=Path, default=REPO / "stencils",
                    help="directory of icon.stn (default <repo>/stencils)")
-    p.add_argument("--backends", default="interp,interp-cuda,cpp,cpp-blocked,cpp-columns,cpp-split,cuda-host",
+    p.add_argument("--backends", default="interp,interp-cuda,cpp,cpp-blocked,cpp-columns,cpp-split,cpp-prefetch,cuda-host",
                    help="comma-separated fusec-bench backends, cpp-blocked (cpp with --layout blocked:7), "
-                        "cpp-columns (cpp with --layout columns) or "
-                        "cpp-split (cpp with every applied stencil's gathers split off) "
-                        "(default interp,interp-cuda,cpp,cpp-blocked,cpp-columns,cpp-split,cuda-host)")
+                        "cpp-columns (cpp with --layout columns), "
+                        "cpp-split (cpp with every applied stencil's gathers split off) or cpp-prefetch (cpp-columns "
+                        "with every applied stencil prefetching its neighbours' columns) "
+                        "(default interp,interp-cuda,cpp,cpp-blocked,cpp-columns,cpp-split,cpp-prefetch,cuda-host)")
     p.add_argument("--jobs", type=int, default=2, help="files checked at once (default 2)")
     p.add_argument("--timeout", type=int, default=600,
                    help="seconds one fusec-bench run may take (default 600)")

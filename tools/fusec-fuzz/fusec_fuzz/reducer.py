@@ -514,10 +514,11 @@ def write_regression(file: File, failure: runner.Failure, pipelines: list[str],
                    f"{' '.join(runner.BACKEND_ARGUMENTS[failure.backend])} \\",
                    "// RUN:   | FileCheck %s"]
     header.append(f"// CHECK: summary: {count} of {count} passed")
-    if failure.backend == runner.SPLIT_BACKEND:
+    if failure.backend in runner.CONFIG_BACKENDS:
         split = 2 * len(file.programs)
         header += [f"// RUN: {command} \\",
-                   f"// RUN:     --pipelines fuse-all --backend cpp --config %S/{name}.split.yaml \\",
+                   f"// RUN:     --pipelines fuse-all {' '.join(runner.CONFIG_BACKENDS[failure.backend])} "
+                   f"--config %S/{name}.split.yaml \\",
                    "// RUN:   | FileCheck %s --check-prefix=SPLIT",
                    f"// SPLIT: summary: {split} of {split} passed"]
     stn, _ = runner.write_files(file, directory, name, "\n".join(header) + "\n")

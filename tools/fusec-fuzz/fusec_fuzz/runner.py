@@ -99,10 +99,12 @@ class Run:
 BLOCKED_NPROMA = 7
 BACKEND_ARGUMENTS = {"cpp-blocked": ["--backend", "cpp", "--layout", f"blocked:{BLOCKED_NPROMA}"],
                      "cpp-columns": ["--backend", "cpp", "--layout", "columns"]}
-# And the C++ backend with the gathers of every applied stencil split off into scalar loops
-# (stn-split-gather-loops), through a configuration next to the file: fusec-bench's `config`
-# variant, checked next to fuse-all.
-SPLIT_BACKEND = "cpp-split"
+# And the C++ backend through a configuration next to the file that marks every applied stencil
+# `split_gathers` (stn-split-gather-loops: gathers split off into scalar loops) and `prefetch`
+# (stn-prefetch-columns: the next point's neighbour columns asked for, columns layout only):
+# fusec-bench's `config` variant, checked next to fuse-all, in the flat and the columns layout.
+CONFIG_BACKENDS = {"cpp-split": ["--backend", "cpp"],
+                   "cpp-prefetch": ["--backend", "cpp", "--layout", "columns"]}
 
 
 def split_config(stn: Path) -> Path:
@@ -114,7 +116,8 @@ def render_split_config(file: model.File) -> str:
                       if isinstance(stmt, model.Apply)})
     lines = ["default: fuse-all", "stencils:" if applied else "stencils: {}"]
     for name in applied:
-        lines += [f"  {name}:", "    split_gathers: true", "    reason: fusec-fuzz"]
+        lines += [f"  {name}:", "    split_gathers: true", "    prefetch: true",
+                  "    reason: fusec-fuzz"]
     return "\n".join(lines) + "\n"
 
 
@@ -125,8 +128,8 @@ def bench(settings: Settings, stn: Path, inputs: Path, grid: str, nlev: int, see
                "-I", str(settings.include_dir), "--grid", grid, "--nlev", str(nlev),
                "--inputs", "random", "--seed", str(seed), "--repeat", "0", "--warmup", "0",
                "--programs", programs, "--pipelines", ",".join(pipelines),
-               *(["--backend", "cpp", "--config", str(split_config(stn))]
-                 if backend == SPLIT_BACKEND
+               *([*CONFIG_BACKENDS[backend], "--config", str(split_config(stn))]
+                 if backend in CONFIG_BACKENDS
                  else BACKEND_ARGUMENTS.get(backend, ["--backend", backend])),
                "--cache-dir", str(cache_dir), "--json", str(json_path)]
     for d in defines:
@@ -310,11 +313,11 @@ def write_files(file: model.File, directory: Path, name: str, header: str = "") 
 def run_file(settings: Settings, file: model.File, stn: Path, inputs: Path, pipelines: list[str],
              backend: str, grid: str, cache_dir: Path, work: Path,
              programs: str = "all") -> tuple[int, list[Failure], list[Run]]:
-    """All pipelines on one backend and grid; after a crash, each pipeline alone. The split
-    backend runs fuse-all and its configuration instead."""
+    """All pipelines on one backend and grid; after a crash, each pipeline alone. The
+    configuration backends run fuse-all and the configuration instead."""
     json_path = work / f"{stn.stem}.{backend}.{grid}.json"
     checked = pipelines
-    if backend == SPLIT_BACKEND:
+    if backend in CONFIG_BACKENDS:
         pipelines, checked = ["fuse-all"], ["fuse-all", "config"]
 
     def run_pipelines(which: list[str]) -> Run:

@@ -1,0 +1,115 @@
+// RUN: %fusec-opt %s -split-input-file -stn-lower-to-loops -stn-unroll-reductions -stn-hoist-loop-invariant -cse -stn-prefetch-columns -Rpass=stn-prefetch-columns -mlir-print-op-on-diagnostic=false -verify-diagnostics | FileCheck %s
+// RUN: %fusec-opt %s -split-input-file -stn-lower-to-loops -stn-unroll-reductions -stn-hoist-loop-invariant -cse -stn-prefetch-columns=every-kernel | FileCheck %s --check-prefix=EVERY
+
+// A kernel marked `prefetch` in the columns layout: at the top of its point
+// loop, each column it reads at a neighbour (vn at the three C2E edges, at k
+// and k - 1) is prefetched at the same neighbour of the point two ahead in
+// the kernel's domain (clamped to its last point), from k_begin - 1 to
+// k_end. The coefficients read at the point itself are not prefetched.
+// CHECK-LABEL: kernel "divergence"
+// CHECK:      ^bb0(%[[HB:.*]]: index, %[[HE:.*]]: index, %[[KB:.*]]: index, %[[KE:.*]]: index):
+// CHECK:      %[[END:.*]] = arith.index_cast %{{.*}} : i32 to index
+// CHECK-NEXT: %[[ONE:.*]] = arith.constant 1 : index
+// CHECK-NEXT: %[[LAST:.*]] = arith.subi %[[END]], %[[ONE]] : index
+// CHECK-NEXT: %[[TWO:.*]] = arith.constant 2 : index
+// CHECK-NEXT: scf.for %[[H:.*]] = %[[HB]] to %[[HE]]
+// CHECK-NEXT:   %[[AFTER:.*]] = arith.addi %[[H]], %[[TWO]] : index
+// CHECK-NEXT:   %[[NEXT:.*]] = arith.minsi %[[AFTER]], %[[LAST]] : index
+// CHECK-NEXT:   %[[Q:.*]] = stn.point_at %[[NEXT]] : <Cell>
+// CHECK-NEXT:   %[[S0:.*]] = arith.constant 0 : index
+// CHECK-NEXT:   %[[M0:.*]] = stn.neighbor %[[Q]] through @C2E[%[[S0]]]
+// CHECK-NEXT:   %[[MINUS:.*]] = arith.constant -1 : index
+// CHECK-NEXT:   %[[FROM:.*]] = arith.addi %[[KB]], %[[MINUS]] : index
+// CHECK-NEXT:   stn.prefetch %vn[%[[M0]], %[[FROM]] to %[[KE]]] : <Edge>, <Edge x K x f64>
+// CHECK:        %[[M1:.*]] = stn.neighbor %[[Q]] through @C2E
+// CHECK-NEXT:   stn.prefetch %vn[%[[M1]], %[[FROM]] to %[[KE]]]
+// CHECK:        %[[M2:.*]] = stn.neighbor %[[Q]] through @C2E
+// CHECK-NEXT:   stn.prefetch %vn[%[[M2]], %[[FROM]] to %[[KE]]]
+// CHECK-NEXT:   %[[P:.*]] = stn.point_at %[[H]] : <Cell>
+// CHECK-NOT:    stn.prefetch
+// CHECK:        scf.for %{{.*}} = %[[KB]] to %[[KE]]
+// EVERY-LABEL: kernel "divergence"
+// EVERY-COUNT-3: stn.prefetch %vn
+module attributes {stn.target = "cpp", stn.layout = "columns"} {
+  stn.connectivity @C2E : Cell -> Edge [3]
+
+  stn.program @divergence(%vn: !stn.field<Edge x K x f64> {stn.name = "vn"},
+      %geofac: !stn.field<Cell x C2E[3] x f64> {stn.name = "geofac"},
+      %out: !stn.field<Cell x K x f64> {stn.intent = 1 : i32, stn.name = "out"},
+      %lo: i32, %hi: i32) {
+    %one = arith.constant 1 : i32
+    %n = stn.nlev : i32
+    // expected-remark @+1 {{kernel 'divergence': 3 column(s) read at neighbours prefetched 2 point(s) ahead}}
+    stn.kernel "divergence" on Cell[%lo : %hi] K[%one : %n] attributes {prefetch} {
+    ^bb0(%p: !stn.point<Cell>):
+      %s = stn.reduce sum over @C2E at %p : !stn.point<Cell> -> f64 {
+      ^bb0(%j: index, %q: !stn.point<Edge>):
+        %v = stn.load %vn[%q, k] : !stn.field<Edge x K x f64>
+        %w = stn.load %vn[%q, k - 1] : !stn.field<Edge x K x f64>
+        %c = stn.load %geofac[%p, nbr %j] : !stn.field<Cell x C2E[3] x f64>
+        %d = arith.addf %v, %w : f64
+        %m = arith.mulf %d, %c : f64
+        stn.yield %m : f64
+      }
+      stn.write %s to %out at %p : !stn.point<Cell> : f64, !stn.field<Cell x K x f64>
+    }
+    stn.return
+  }
+}
+
+// -----
+
+// Without the attribute nothing changes (unless every-kernel); a table with
+// missing entries is read for the next point without `present`, so its
+// prefetch is guarded where printed.
+// CHECK-LABEL: kernel "unmarked"
+// CHECK-NOT:  stn.prefetch
+// EVERY-LABEL: kernel "unmarked"
+// EVERY:      %[[M:.*]] = stn.neighbor %{{.*}} through @V2E[%{{.*}}] : <Vertex> -> <Edge>
+// EVERY-NEXT: stn.prefetch %vn[%[[M]], %{{.*}} to %{{.*}}]
+module attributes {stn.target = "cpp", stn.layout = "columns"} {
+  stn.connectivity @V2E : Vertex -> Edge [6] skip
+
+  stn.program @unmarked(%vn: !stn.field<Edge x K x f64> {stn.name = "vn"},
+      %out: !stn.field<Vertex x K x f64> {stn.intent = 1 : i32, stn.name = "out"},
+      %lo: i32, %hi: i32) {
+    %zero = arith.constant 0 : i32
+    %n = stn.nlev : i32
+    stn.kernel "unmarked" on Vertex[%lo : %hi] K[%zero : %n] {
+    ^bb0(%p: !stn.point<Vertex>):
+      %s = stn.reduce sum over @V2E at %p : !stn.point<Vertex> -> f64 {
+      ^bb0(%j: index, %q: !stn.point<Edge>):
+        %v = stn.load %vn[%q, k] : !stn.field<Edge x K x f64>
+        stn.yield %v : f64
+      }
+      stn.write %s to %out at %p : !stn.point<Vertex> : f64, !stn.field<Vertex x K x f64>
+    }
+    stn.return
+  }
+}
+
+// -----
+
+// Outside the columns layout (levels are not contiguous) nothing changes.
+// CHECK-LABEL: kernel "flat"
+// CHECK-NOT:  stn.prefetch
+// EVERY-LABEL: kernel "flat"
+// EVERY-NOT:  stn.prefetch
+module attributes {stn.target = "cpp"} {
+  stn.connectivity @E2C : Edge -> Cell [2]
+
+  stn.program @flat(%t: !stn.field<Cell x K x f64> {stn.name = "t"},
+      %out: !stn.field<Edge x K x f64> {stn.intent = 1 : i32, stn.name = "out"},
+      %lo: i32, %hi: i32) {
+    %zero = arith.constant 0 : i32
+    %n = stn.nlev : i32
+    stn.kernel "flat" on Edge[%lo : %hi] K[%zero : %n] attributes {prefetch} {
+    ^bb0(%p: !stn.point<Edge>):
+      %c0 = arith.constant 0 : index
+      %a = stn.neighbor %p through @E2C [%c0] : !stn.point<Edge> -> !stn.point<Cell>
+      %v = stn.load %t[%a, k] : !stn.field<Cell x K x f64>
+      stn.write %v to %out at %p : !stn.point<Edge> : f64, !stn.field<Edge x K x f64>
+    }
+    stn.return
+  }
+}
