@@ -1013,7 +1013,7 @@ def PrefetchColumns : Pass<"stn-prefetch-columns", "::mlir::ModuleOp"> {
            "How many points ahead the columns are asked for">,
   ];
   let statistics = [
-    Statistic<"numKernels", "kernels", "Point loops given prefetches">,
+    Statistic<"numLoops", "loops", "Point loops given prefetches">,
     Statistic<"numColumns", "columns", "Neighbour columns prefetched">,
   ];
   let dependentDialects = ["::mlir::arith::ArithDialect"];

@@ -137,7 +137,7 @@ struct PrefetchColumnsPass : public fusec::impl::PrefetchColumnsBase<PrefetchCol
       *diag << "kernel '" << kernel.getName() << "': " << columns.size()
             << " column(s) read at neighbours prefetched " << static_cast<int64_t>(distance)
             << " point(s) ahead";
-    numKernels++;
+    numLoops++;
     numColumns += columns.size();
   }
 };

@@ -210,8 +210,11 @@ void Autotuner::tune(const ProgramSignature &signature) {
   std::vector<std::string> pipelines;
   for (const std::string &pipeline : pipelineCandidates(startPipeline))
     pipelines.push_back("pipeline " + pipeline);
-  progress.expect(static_cast<unsigned>(2 + pipelines.size() + producers.size() +
-                                        (own.empty() ? 0 : std::size(kKblocks) + std::size(kHblocks))));
+  // Per own stencil on the C++ backend: split_gathers, and prefetch in the columns layout.
+  size_t perStencil = target != ConfigTarget::Cpp ? 0 : options.columnsLayout ? 2 : 1;
+  progress.expect(static_cast<unsigned>(
+      2 + pipelines.size() + producers.size() + perStencil * own.size() +
+      (own.empty() ? 0 : std::size(kKblocks) + std::size(kHblocks))));
   progress.advance(name + ": inputs and reference");
   Result<PreparedProgram> prepared = session.prepare(signature);
   if (!prepared) {
