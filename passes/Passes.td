@@ -975,9 +975,10 @@ def PrefetchColumns : Pass<"stn-prefetch-columns", "::mlir::ModuleOp"> {
     `distance` points on in the kernel's domain (clamped to its last point),
     over the work item's levels widened by the offsets read: the lines
     arrive while the points before it compute. Two points ahead measured
-    faster than one on every kernel where prefetching paid (docs/bench.md). The neighbour of the next point is not claimed present
-    (`stn.table_complete` covered this work item's rows only), so a table
-    with missing entries guards the prefetch.
+    faster than one on every kernel where prefetching paid (docs/bench.md).
+    The neighbour of that point is not claimed present (`stn.table_complete`
+    covered this work item's rows only), so a table with missing entries
+    guards the prefetch.
 
     Before:
     ```mlir

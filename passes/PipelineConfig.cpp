@@ -25,6 +25,18 @@ std::string requireReason(const YAML::Node &entry, const std::string &what) {
   return requireString(entry["reason"], "the reason of " + what);
 }
 
+/// The true/false value of `key` in `node`, if it is there.
+std::optional<bool> optionalFlag(const YAML::Node &node, const std::string &key,
+                                 const std::string &what) {
+  const YAML::Node flag = node[key];
+  if (!flag)
+    return std::nullopt;
+  bool value = false;
+  if (!YAML::convert<bool>::decode(flag, value))
+    failAt(flag, key + " of " + what + " must be true or false");
+  return value;
+}
+
 ProgramChoice parseProgram(const std::string &name, const YAML::Node &node) {
   std::string what = "program '" + name + "'";
   checkKeys(node, {"pipeline", "reason"}, what);
@@ -43,12 +55,7 @@ StencilChoice parseStencil(const std::string &name, const YAML::Node &node) {
       failAt(kblock, "kblock of " + what + " must be an integer from 1 to 1024");
     choice.kblock = value;
   }
-  if (const YAML::Node recompute = node["recompute"]) {
-    bool value = false;
-    if (!YAML::convert<bool>::decode(recompute, value))
-      failAt(recompute, "recompute of " + what + " must be true or false");
-    choice.recompute = value;
-  }
+  choice.recompute = optionalFlag(node, "recompute", what);
   if (const YAML::Node hblock = node["hblock"]) {
     int64_t value = 0;
     if (!YAML::convert<int64_t>::decode(hblock, value) || value < 32 || value > 1024 ||
@@ -56,18 +63,8 @@ StencilChoice parseStencil(const std::string &name, const YAML::Node &node) {
       failAt(hblock, "hblock of " + what + " must be a multiple of 32 from 32 to 1024");
     choice.hblock = value;
   }
-  if (const YAML::Node split = node["split_gathers"]) {
-    bool value = false;
-    if (!YAML::convert<bool>::decode(split, value))
-      failAt(split, "split_gathers of " + what + " must be true or false");
-    choice.splitGathers = value;
-  }
-  if (const YAML::Node prefetch = node["prefetch"]) {
-    bool value = false;
-    if (!YAML::convert<bool>::decode(prefetch, value))
-      failAt(prefetch, "prefetch of " + what + " must be true or false");
-    choice.prefetch = value;
-  }
+  choice.splitGathers = optionalFlag(node, "split_gathers", what);
+  choice.prefetch = optionalFlag(node, "prefetch", what);
   if (!choice.kblock && !choice.recompute && !choice.hblock && !choice.splitGathers &&
       !choice.prefetch)
     failAt(node,

@@ -22,15 +22,13 @@ using namespace fusec::stn;
 
 namespace {
 
-/// The columns a point loop reads at a neighbour of its point: per field,
-/// connectivity and slot, the smallest and largest level offset read.
-struct NeighborColumn {
-  Value field;
-  FlatSymbolRefAttr conn;
-  int64_t slot;
+/// A column read at a neighbour of a loop's point: the field, the
+/// connectivity and the slot.
+using Column = std::tuple<Value, SymbolRefAttr, int64_t>;
+/// How a point loop reads a column: the neighbour's point type and the
+/// smallest and largest level offset.
+struct ColumnReads {
   Type pointType;
-};
-struct LevelOffsets {
   int64_t lowest, highest;
 };
 
@@ -45,20 +43,22 @@ struct PrefetchColumnsPass : public fusec::impl::PrefetchColumnsBase<PrefetchCol
       if (!kernel.getLoopForm() || kernel.getPoints() || !kernel.getHub() ||
           !kernel.getLevelsBegin() || !(everyKernel || kernel->hasAttr(StnDialect::kPrefetchAttr)))
         return;
-      SmallVector<scf::ForOp> pointLoops;
+      // The point loops, each with the point its induction variable makes.
+      SmallVector<std::pair<scf::ForOp, PointAtOp>> pointLoops;
       kernel.getBody().walk([&](scf::ForOp loop) {
-        if (llvm::any_of(loop.getInductionVar().getUsers(),
-                         [](Operation *user) { return isa<PointAtOp>(user); }))
-          pointLoops.push_back(loop);
+        auto users = loop.getInductionVar().getUsers();
+        auto pointAt = llvm::find_if(users, [](Operation *user) { return isa<PointAtOp>(user); });
+        if (pointAt != users.end())
+          pointLoops.push_back({loop, cast<PointAtOp>(*pointAt)});
       });
-      for (scf::ForOp loop : pointLoops)
-        prefetch(kernel, loop);
+      for (auto [loop, pointAt] : pointLoops)
+        prefetch(kernel, loop, pointAt.getResult());
     });
   }
 
   /// The column a load reads at a neighbour of `point` (a constant slot, a
   /// field with levels, a constant level offset), if it does.
-  static std::optional<std::pair<NeighborColumn, int64_t>> columnOf(LoadOp load, Value point) {
+  static std::optional<Column> columnOf(LoadOp load, Value point) {
     auto neighbor = load.getPoint() ? load.getPoint().getDefiningOp<NeighborOp>() : NeighborOp();
     if (!neighbor || neighbor.getPoint() != point || load.getDynOffset() || !load.getLevel() ||
         !isa<FieldType>(load.getField().getType()))
@@ -67,33 +67,24 @@ struct PrefetchColumnsPass : public fusec::impl::PrefetchColumnsBase<PrefetchCol
     std::optional<int64_t> slot = getConstantIntValue(neighbor.getIndex());
     if (!slot || !shape.sparse.empty() || shape.vertical == VerticalKind::None)
       return std::nullopt;
-    return std::make_pair(
-        NeighborColumn{load.getField(), neighbor.getConnAttr(), *slot, neighbor.getType()},
-        load.getLevelOffset());
+    return Column{load.getField(), neighbor.getConnAttr(), *slot};
   }
 
   /// Puts, at the top of `loop`'s body, a prefetch of each neighbour column
   /// the loop reads at the same neighbour of the point `distance` points on
   /// in the kernel's domain (clamped to its last point).
-  void prefetch(KernelOp kernel, scf::ForOp loop) {
-    auto pointAt = cast<PointAtOp>(*llvm::find_if(
-        loop.getInductionVar().getUsers(), [](Operation *user) { return isa<PointAtOp>(user); }));
-    Value point = pointAt.getResult();
+  void prefetch(KernelOp kernel, scf::ForOp loop, Value point) {
     // In order of first read, so the printed prefetches follow the loads.
-    llvm::MapVector<std::tuple<const void *, StringRef, int64_t>,
-                    std::pair<NeighborColumn, LevelOffsets>>
-        columns;
+    llvm::MapVector<Column, ColumnReads> columns;
     loop.getBody()->walk([&](LoadOp load) {
-      auto column = columnOf(load, point);
+      std::optional<Column> column = columnOf(load, point);
       if (!column)
         return;
-      auto [it, inserted] = columns.insert(
-          {{column->first.field.getAsOpaquePointer(), column->first.conn.getValue(),
-            column->first.slot},
-           {column->first, LevelOffsets{column->second, column->second}}});
-      LevelOffsets &offsets = it->second.second;
-      offsets.lowest = std::min(offsets.lowest, column->second);
-      offsets.highest = std::max(offsets.highest, column->second);
+      int64_t offset = load.getLevelOffset();
+      auto [it, inserted] =
+          columns.insert({*column, ColumnReads{load.getPoint().getType(), offset, offset}});
+      it->second.lowest = std::min(it->second.lowest, offset);
+      it->second.highest = std::max(it->second.highest, offset);
     });
     if (columns.empty())
       return;
@@ -121,17 +112,16 @@ struct PrefetchColumnsPass : public fusec::impl::PrefetchColumnsBase<PrefetchCol
             loc, level, builder.create<arith::ConstantIndexOp>(loc, offset));
       return value;
     };
-    llvm::DenseMap<std::pair<StringRef, int64_t>, Value> neighbors;
-    for (auto &[key, entry] : columns) {
-      auto &[column, offsets] = entry;
-      Value &neighbor = neighbors[{column.conn.getValue(), column.slot}];
+    llvm::DenseMap<std::pair<SymbolRefAttr, int64_t>, Value> neighbors;
+    for (const auto &[column, reads] : columns) {
+      auto [field, conn, slot] = column;
+      Value &neighbor = neighbors[{conn, slot}];
       if (!neighbor)
-        neighbor = builder.create<NeighborOp>(
-            loc, column.pointType, nextPoint, column.conn,
-            builder.create<arith::ConstantIndexOp>(loc, column.slot));
-      builder.create<PrefetchOp>(loc, column.field, neighbor,
-                                 shifted(levelsBegin, offsets.lowest),
-                                 shifted(levelsEnd, offsets.highest));
+        neighbor = builder.create<NeighborOp>(loc, reads.pointType, nextPoint,
+                                              cast<FlatSymbolRefAttr>(conn),
+                                              builder.create<arith::ConstantIndexOp>(loc, slot));
+      builder.create<PrefetchOp>(loc, field, neighbor, shifted(levelsBegin, reads.lowest),
+                                 shifted(levelsEnd, reads.highest));
     }
     if (auto diag = remark("stn-prefetch-columns", kernel))
       *diag << "kernel '" << kernel.getName() << "': " << columns.size()
