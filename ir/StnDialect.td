@@ -44,8 +44,9 @@ def Stn_Dialect : Dialect {
     /// On a C++ kernel: its reads through neighbour tables go to a scalar
     /// loop before its vectorised point loop (`stn-split-gather-loops`).
     static constexpr ::llvm::StringLiteral kSplitGathersAttr = "split_gathers";
-    /// On a C++ kernel in the columns layout: each point asks for the columns
-    /// the next point reads at its neighbours (`stn-prefetch-columns`).
+    /// On a C++ kernel in the columns layout, a bool overriding
+    /// `stn-prefetch-columns`' rule: `false`, no prefetches; `true`, each
+    /// point asks for every column a point ahead reads at its neighbours.
     static constexpr ::llvm::StringLiteral kPrefetchAttr = "prefetch";
     /// Points per work item of a C++ kernel without an `hblock` attribute.
     static constexpr int64_t kCppPointsPerWorkItem = 128;

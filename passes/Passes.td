@@ -966,19 +966,34 @@ def PrefetchColumns : Pass<"stn-prefetch-columns", "::mlir::ModuleOp"> {
     three edges, say) starts, for every point, a few short streams at
     addresses no hardware prefetcher predicts, and waits for memory at each:
     the fused turbulence diagnostics ran at 18.7 GB/s at one thread where a
-    kernel reading its own columns runs at 39 (docs/bench.md). For each C++
-    kernel in loop form with the `prefetch` attribute (set per stencil by a
-    configuration, `prefetch: true`, or by `every-kernel`), this pass puts at
-    the top of each point loop a `stn.prefetch` of every column the loop
-    reads at a neighbour of its point (a constant slot, a dense field with
-    levels, constant level offsets), at the same neighbour of the point
-    `distance` points on in the kernel's domain (clamped to its last point),
-    over the work item's levels widened by the offsets read: the lines
-    arrive while the points before it compute. Two points ahead measured
-    faster than one on every kernel where prefetching paid (docs/bench.md).
+    kernel reading its own columns runs at 39 (docs/bench.md). In each C++
+    kernel in loop form, this pass puts at the top of each point loop a
+    `stn.prefetch` of every column the loop reads at a neighbour of its point
+    (a constant slot, a dense field with levels, constant level offsets), at
+    the same neighbour of the point `distance` points on in the kernel's
+    domain (clamped to its last point), over the work item's levels widened
+    by the offsets read: the lines arrive while the points before it compute.
+    A point of a few levels computes in a few nanoseconds, so where a work
+    item has fewer than `lead-levels` / `distance` levels the columns are
+    asked for `lead-levels` / levels points ahead (on r2b5, 80 levels, one
+    thread: four points ahead measured best for kernels over all levels, 32
+    for the cold pools' two levels; docs/bench.md, "Prefetching by rule").
     The neighbour of that point is not claimed present (`stn.table_complete`
     covered this work item's rows only), so a table with missing entries
     guards the prefetch.
+
+    Columns read through a connectivity whose every neighbour more than
+    `max-readers` points read are left out: an edge reads four vertices
+    through E2C2V and each vertex is read by twelve edges, so the edges just
+    before have brought its column into the cache and the prefetches only
+    cost instructions (the fused vn kernel 14.9 -> 19.2 ms with them; a
+    cell's three edges through C2E, each read by two cells, gain: the fused
+    turbulence diagnostics 17.4 -> 12.6 ms; docs/bench.md, "Prefetching by
+    rule"). How many points read a neighbour is counted on a grid of
+    triangles: entries per point times the source's points per target
+    point (cells : edges : vertices = 2 : 3 : 1). A kernel's `prefetch`
+    attribute, set per stencil by a configuration, overrides the rule:
+    `false` prefetches nothing, `true` every column.
 
     Before:
     ```mlir
@@ -995,8 +1010,12 @@ def PrefetchColumns : Pass<"stn-prefetch-columns", "::mlir::ModuleOp"> {
     ```mlir
     %end = arith.index_cast %hub : i32 to index
     %last = arith.subi %end, %c1 : index
+    %diff = arith.subi %ke, %kb : index
+    %levels = arith.maxsi %diff, %c1 : index
+    %lead = arith.divsi %c64, %levels : index
+    %ahead = arith.maxsi %c4, %lead : index
     scf.for %h = %hb to %he step %c1 {
-      %after = arith.addi %h, %c2 : index
+      %after = arith.addi %h, %ahead : index
       %next = arith.minsi %after, %last : index
       %q = stn.point_at %next : !stn.point<Cell>
       %m = stn.neighbor %q through @C2E [%c0] : !stn.point<Cell> -> !stn.point<Edge>
@@ -1008,10 +1027,14 @@ def PrefetchColumns : Pass<"stn-prefetch-columns", "::mlir::ModuleOp"> {
     ```
   }];
   let options = [
-    Option<"everyKernel", "every-kernel", "bool", /*default=*/"false",
-           "Prefetch in every kernel, not only those with the `prefetch` attribute">,
-    Option<"distance", "distance", "int64_t", /*default=*/"2",
+    Option<"distance", "distance", "int64_t", /*default=*/"4",
            "How many points ahead the columns are asked for">,
+    Option<"leadLevels", "lead-levels", "int64_t", /*default=*/"64",
+           "Where a work item has few levels, ask this many levels' worth of points ahead "
+           "(lead-levels / levels points, if more than distance; 0: distance only)">,
+    Option<"maxReaders", "max-readers", "int64_t", /*default=*/"4",
+           "Prefetch a column only if at most this many points read each "
+           "neighbour through its connectivity (unless the kernel's `prefetch` is true)">,
   ];
   let statistics = [
     Statistic<"numLoops", "loops", "Point loops given prefetches">,

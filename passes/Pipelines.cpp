@@ -231,7 +231,8 @@ static void markKernelBlocks(ModuleOp module, const PipelineConfig &config) {
     llvm::SmallVector<llvm::StringRef> parts;
     name.split(parts, '+');
     std::optional<int64_t> hblock;
-    bool splitGathers = false, prefetch = false;
+    bool splitGathers = false;
+    std::optional<bool> prefetch;
     for (llvm::StringRef part : parts) {
       auto choice = config.stencils.find(part.str());
       if (choice == config.stencils.end())
@@ -239,7 +240,9 @@ static void markKernelBlocks(ModuleOp module, const PipelineConfig &config) {
       if (choice->second.hblock)
         hblock = std::max(hblock.value_or(0), *choice->second.hblock);
       splitGathers = splitGathers || choice->second.splitGathers.value_or(false);
-      prefetch = prefetch || choice->second.prefetch.value_or(false);
+      // A fused kernel prefetches every column if one of its stencils asks.
+      if (choice->second.prefetch)
+        prefetch = prefetch.value_or(false) || *choice->second.prefetch;
     }
     Builder builder(kernel.getContext());
     if (hblock)
@@ -247,7 +250,7 @@ static void markKernelBlocks(ModuleOp module, const PipelineConfig &config) {
     if (splitGathers)
       kernel->setAttr(stn::StnDialect::kSplitGathersAttr, builder.getUnitAttr());
     if (prefetch)
-      kernel->setAttr(stn::StnDialect::kPrefetchAttr, builder.getUnitAttr());
+      kernel->setAttr(stn::StnDialect::kPrefetchAttr, builder.getBoolAttr(*prefetch));
   });
 }
 

@@ -32,6 +32,25 @@ struct ColumnReads {
   int64_t lowest, highest;
 };
 
+/// Points of each location per vertex on a grid of triangles (ICON's:
+/// twice as many cells as vertices, three times as many edges).
+int64_t pointsPerVertex(GridLocation location) {
+  switch (location) {
+  case GridLocation::Cell: return 2;
+  case GridLocation::Edge: return 3;
+  case GridLocation::Vertex: return 1;
+  }
+  llvm_unreachable("unknown grid location");
+}
+
+/// How many points read each neighbour through `conn`, on average: its
+/// entries per point times the points of its source per point of its target
+/// (C2E: 3 x 2/3 = 2 cells read each edge; E2C2V: 4 x 3 = 12 edges read each
+/// vertex).
+int64_t readersPerNeighbor(ConnectivityOp conn) {
+  return conn.getSize() * pointsPerVertex(conn.getSource()) / pointsPerVertex(conn.getTarget());
+}
+
 struct PrefetchColumnsPass : public fusec::impl::PrefetchColumnsBase<PrefetchColumnsPass> {
   using PrefetchColumnsBase::PrefetchColumnsBase;
 
@@ -39,9 +58,11 @@ struct PrefetchColumnsPass : public fusec::impl::PrefetchColumnsBase<PrefetchCol
     ModuleOp module = getOperation();
     if (!columnsLayout(module))
       return;
+    SymbolTable symbols(module);
     module.walk([&](KernelOp kernel) {
+      auto choice = kernel->getAttrOfType<BoolAttr>(StnDialect::kPrefetchAttr);
       if (!kernel.getLoopForm() || kernel.getPoints() || !kernel.getHub() ||
-          !kernel.getLevelsBegin() || !(everyKernel || kernel->hasAttr(StnDialect::kPrefetchAttr)))
+          !kernel.getLevelsBegin() || (choice && !choice.getValue()))
         return;
       // The point loops, each with the point its induction variable makes.
       SmallVector<std::pair<scf::ForOp, PointAtOp>> pointLoops;
@@ -52,7 +73,7 @@ struct PrefetchColumnsPass : public fusec::impl::PrefetchColumnsBase<PrefetchCol
           pointLoops.push_back({loop, cast<PointAtOp>(*pointAt)});
       });
       for (auto [loop, pointAt] : pointLoops)
-        prefetch(kernel, loop, pointAt.getResult());
+        prefetch(kernel, loop, pointAt.getResult(), symbols, /*everyColumn=*/choice != nullptr);
     });
   }
 
@@ -72,8 +93,12 @@ struct PrefetchColumnsPass : public fusec::impl::PrefetchColumnsBase<PrefetchCol
 
   /// Puts, at the top of `loop`'s body, a prefetch of each neighbour column
   /// the loop reads at the same neighbour of the point `distance` points on
-  /// in the kernel's domain (clamped to its last point).
-  void prefetch(KernelOp kernel, scf::ForOp loop, Value point) {
+  /// in the kernel's domain, or `lead-levels` / levels where a work item has
+  /// few levels (clamped to its last point). Unless
+  /// `everyColumn`, leaves out the columns that more than `maxReaders` points
+  /// read: the points before this one have brought them in already.
+  void prefetch(KernelOp kernel, scf::ForOp loop, Value point, SymbolTable &symbols,
+                bool everyColumn) {
     // In order of first read, so the printed prefetches follow the loads.
     llvm::MapVector<Column, ColumnReads> columns;
     loop.getBody()->walk([&](LoadOp load) {
@@ -86,21 +111,49 @@ struct PrefetchColumnsPass : public fusec::impl::PrefetchColumnsBase<PrefetchCol
       it->second.lowest = std::min(it->second.lowest, offset);
       it->second.highest = std::max(it->second.highest, offset);
     });
+    // Connectivities left out, with how many points read each neighbour.
+    llvm::MapVector<StringRef, int64_t> shared;
+    if (!everyColumn)
+      columns.remove_if([&](const auto &entry) {
+        StringRef conn = cast<FlatSymbolRefAttr>(std::get<1>(entry.first)).getValue();
+        int64_t readers = readersPerNeighbor(symbols.lookup<ConnectivityOp>(conn));
+        if (readers <= maxReaders)
+          return false;
+        shared[conn] = readers;
+        return true;
+      });
+    if (!shared.empty())
+      if (auto diag = remark("stn-prefetch-columns", kernel)) {
+        *diag << "kernel '" << kernel.getName() << "': columns read through ";
+        llvm::interleaveComma(shared, *diag, [&](const auto &entry) {
+          *diag << entry.first << " (" << entry.second << " points per neighbour)";
+        });
+        *diag << " not prefetched";
+      }
     if (columns.empty())
       return;
 
     Location loc = kernel.getLoc();
-    // The domain's last point and the distance, once before the loop.
+    // The domain's last point and the distance, once before the loop. A
+    // point of two levels computes in a few nanoseconds, so its columns are
+    // asked for more points ahead than one of eighty levels.
     OpBuilder builder(loop);
+    Value levelsBegin = kernel.getLevelsBegin(), levelsEnd = kernel.getLevelsEnd();
     Value end = builder.create<arith::IndexCastOp>(loc, builder.getIndexType(), kernel.getHub());
     Value one = builder.create<arith::ConstantIndexOp>(loc, 1);
     Value last = builder.create<arith::SubIOp>(loc, end, one);
     Value ahead = builder.create<arith::ConstantIndexOp>(loc, distance);
+    if (leadLevels > 0) {
+      Value levels = builder.create<arith::MaxSIOp>(
+          loc, builder.create<arith::SubIOp>(loc, levelsEnd, levelsBegin), one);
+      Value lead = builder.create<arith::DivSIOp>(
+          loc, builder.create<arith::ConstantIndexOp>(loc, leadLevels), levels);
+      ahead = builder.create<arith::MaxSIOp>(loc, ahead, lead);
+    }
     builder.setInsertionPointToStart(loop.getBody());
     Value after = builder.create<arith::AddIOp>(loc, loop.getInductionVar(), ahead);
     Value next = builder.create<arith::MinSIOp>(loc, after, last);
     Value nextPoint = builder.create<PointAtOp>(loc, point.getType(), next);
-    Value levelsBegin = kernel.getLevelsBegin(), levelsEnd = kernel.getLevelsEnd();
     // One op per neighbour and per shifted level (maps only looked up).
     llvm::DenseMap<std::pair<Value, int64_t>, Value> shiftedLevels;
     auto shifted = [&](Value level, int64_t offset) -> Value {
@@ -123,10 +176,13 @@ struct PrefetchColumnsPass : public fusec::impl::PrefetchColumnsBase<PrefetchCol
       builder.create<PrefetchOp>(loc, field, neighbor, shifted(levelsBegin, reads.lowest),
                                  shifted(levelsEnd, reads.highest));
     }
-    if (auto diag = remark("stn-prefetch-columns", kernel))
+    if (auto diag = remark("stn-prefetch-columns", kernel)) {
       *diag << "kernel '" << kernel.getName() << "': " << columns.size()
             << " column(s) read at neighbours prefetched " << static_cast<int64_t>(distance)
             << " point(s) ahead";
+      if (leadLevels > 0)
+        *diag << " (" << static_cast<int64_t>(leadLevels) << " / levels where more)";
+    }
     numLoops++;
     numColumns += columns.size();
   }

@@ -1,19 +1,25 @@
 // RUN: %fusec-opt %s -split-input-file -stn-lower-to-loops -stn-unroll-reductions -stn-hoist-loop-invariant -cse -stn-prefetch-columns -Rpass=stn-prefetch-columns -mlir-print-op-on-diagnostic=false -verify-diagnostics | FileCheck %s
-// RUN: %fusec-opt %s -split-input-file -stn-lower-to-loops -stn-unroll-reductions -stn-hoist-loop-invariant -cse -stn-prefetch-columns=every-kernel | FileCheck %s --check-prefix=EVERY
+// RUN: %fusec-opt %s -split-input-file -stn-lower-to-loops -stn-unroll-reductions -stn-hoist-loop-invariant -cse -stn-prefetch-columns="distance=2 lead-levels=0 max-readers=12" | FileCheck %s --check-prefix=OPTS
 
-// A kernel marked `prefetch` in the columns layout: at the top of its point
-// loop, each column it reads at a neighbour (vn at the three C2E edges, at k
-// and k - 1) is prefetched at the same neighbour of the point two ahead in
-// the kernel's domain (clamped to its last point), from k_begin - 1 to
-// k_end. The coefficients read at the point itself are not prefetched.
+// A kernel in the columns layout: at the top of its point loop, each column
+// it reads at a neighbour (vn at the three C2E edges, at k and k - 1; two
+// cells read each edge) is prefetched at the same neighbour of the point
+// max(4, 64 / levels) ahead in the kernel's domain (clamped to its last
+// point), from k_begin - 1 to k_end. The coefficients read at the point
+// itself are not prefetched. With lead-levels=0, `distance` points ahead.
 // CHECK-LABEL: kernel "divergence"
 // CHECK:      ^bb0(%[[HB:.*]]: index, %[[HE:.*]]: index, %[[KB:.*]]: index, %[[KE:.*]]: index):
 // CHECK:      %[[END:.*]] = arith.index_cast %{{.*}} : i32 to index
 // CHECK-NEXT: %[[ONE:.*]] = arith.constant 1 : index
 // CHECK-NEXT: %[[LAST:.*]] = arith.subi %[[END]], %[[ONE]] : index
-// CHECK-NEXT: %[[TWO:.*]] = arith.constant 2 : index
+// CHECK-NEXT: %[[FOUR:.*]] = arith.constant 4 : index
+// CHECK-NEXT: %[[DIFF:.*]] = arith.subi %[[KE]], %[[KB]] : index
+// CHECK-NEXT: %[[LEVELS:.*]] = arith.maxsi %[[DIFF]], %[[ONE]] : index
+// CHECK-NEXT: %[[C64:.*]] = arith.constant 64 : index
+// CHECK-NEXT: %[[LEAD:.*]] = arith.divsi %[[C64]], %[[LEVELS]] : index
+// CHECK-NEXT: %[[AHEAD:.*]] = arith.maxsi %[[FOUR]], %[[LEAD]] : index
 // CHECK-NEXT: scf.for %[[H:.*]] = %[[HB]] to %[[HE]]
-// CHECK-NEXT:   %[[AFTER:.*]] = arith.addi %[[H]], %[[TWO]] : index
+// CHECK-NEXT:   %[[AFTER:.*]] = arith.addi %[[H]], %[[AHEAD]] : index
 // CHECK-NEXT:   %[[NEXT:.*]] = arith.minsi %[[AFTER]], %[[LAST]] : index
 // CHECK-NEXT:   %[[Q:.*]] = stn.point_at %[[NEXT]] : <Cell>
 // CHECK-NEXT:   %[[S0:.*]] = arith.constant 0 : index
@@ -28,8 +34,12 @@
 // CHECK-NEXT:   %[[P:.*]] = stn.point_at %[[H]] : <Cell>
 // CHECK-NOT:    stn.prefetch
 // CHECK:        scf.for %{{.*}} = %[[KB]] to %[[KE]]
-// EVERY-LABEL: kernel "divergence"
-// EVERY-COUNT-3: stn.prefetch %vn
+// OPTS-LABEL: kernel "divergence"
+// OPTS:       arith.subi
+// OPTS-NEXT:  %[[TWO:.*]] = arith.constant 2 : index
+// OPTS-NEXT:  scf.for %[[H:.*]] =
+// OPTS-NEXT:    arith.addi %[[H]], %[[TWO]] : index
+// OPTS-COUNT-3: stn.prefetch %vn
 module attributes {stn.target = "cpp", stn.layout = "columns"} {
   stn.connectivity @C2E : Cell -> Edge [3]
 
@@ -39,8 +49,8 @@ module attributes {stn.target = "cpp", stn.layout = "columns"} {
       %lo: i32, %hi: i32) {
     %one = arith.constant 1 : i32
     %n = stn.nlev : i32
-    // expected-remark @+1 {{kernel 'divergence': 3 column(s) read at neighbours prefetched 2 point(s) ahead}}
-    stn.kernel "divergence" on Cell[%lo : %hi] K[%one : %n] attributes {prefetch} {
+    // expected-remark @+1 {{kernel 'divergence': 3 column(s) read at neighbours prefetched 4 point(s) ahead (64 / levels where more)}}
+    stn.kernel "divergence" on Cell[%lo : %hi] K[%one : %n] {
     ^bb0(%p: !stn.point<Cell>):
       %s = stn.reduce sum over @C2E at %p : !stn.point<Cell> -> f64 {
       ^bb0(%j: index, %q: !stn.point<Edge>):
@@ -59,23 +69,33 @@ module attributes {stn.target = "cpp", stn.layout = "columns"} {
 
 // -----
 
-// Without the attribute nothing changes (unless every-kernel); a table with
-// missing entries is read for the next point without `present`, so its
-// prefetch is guarded where printed.
-// CHECK-LABEL: kernel "unmarked"
+// `prefetch = false` (a configuration's `prefetch: false`) turns the rule
+// off; without it a table with missing entries is read for the next point
+// without `present`, so its prefetch is guarded where printed.
+// CHECK-LABEL: kernel "off"
 // CHECK-NOT:  stn.prefetch
-// EVERY-LABEL: kernel "unmarked"
-// EVERY:      %[[M:.*]] = stn.neighbor %{{.*}} through @V2E[%{{.*}}] : <Vertex> -> <Edge>
-// EVERY-NEXT: stn.prefetch %vn[%[[M]], %{{.*}} to %{{.*}}]
+// CHECK-LABEL: kernel "guarded"
+// CHECK:      %[[M:.*]] = stn.neighbor %{{.*}} through @V2E[%{{.*}}] : <Vertex> -> <Edge>
+// CHECK-NEXT: stn.prefetch %vn[%[[M]], %{{.*}} to %{{.*}}]
 module attributes {stn.target = "cpp", stn.layout = "columns"} {
   stn.connectivity @V2E : Vertex -> Edge [6] skip
 
-  stn.program @unmarked(%vn: !stn.field<Edge x K x f64> {stn.name = "vn"},
+  stn.program @off(%vn: !stn.field<Edge x K x f64> {stn.name = "vn"},
       %out: !stn.field<Vertex x K x f64> {stn.intent = 1 : i32, stn.name = "out"},
       %lo: i32, %hi: i32) {
     %zero = arith.constant 0 : i32
     %n = stn.nlev : i32
-    stn.kernel "unmarked" on Vertex[%lo : %hi] K[%zero : %n] {
+    stn.kernel "off" on Vertex[%lo : %hi] K[%zero : %n] attributes {prefetch = false} {
+    ^bb0(%p: !stn.point<Vertex>):
+      %s = stn.reduce sum over @V2E at %p : !stn.point<Vertex> -> f64 {
+      ^bb0(%j: index, %q: !stn.point<Edge>):
+        %v = stn.load %vn[%q, k] : !stn.field<Edge x K x f64>
+        stn.yield %v : f64
+      }
+      stn.write %s to %out at %p : !stn.point<Vertex> : f64, !stn.field<Vertex x K x f64>
+    }
+    // expected-remark @+1 {{kernel 'guarded': 6 column(s) read at neighbours prefetched 4 point(s) ahead (64 / levels where more)}}
+    stn.kernel "guarded" on Vertex[%lo : %hi] K[%zero : %n] {
     ^bb0(%p: !stn.point<Vertex>):
       %s = stn.reduce sum over @V2E at %p : !stn.point<Vertex> -> f64 {
       ^bb0(%j: index, %q: !stn.point<Edge>):
@@ -90,11 +110,74 @@ module attributes {stn.target = "cpp", stn.layout = "columns"} {
 
 // -----
 
+// An edge reads four vertices through E2C2V and twelve edges read each
+// vertex: the edges just before brought its columns in, so the rule leaves
+// them out and prefetches the two cells' columns (E2C: three edges read each
+// cell). `prefetch = true` asks for every column; so does a larger
+// `max-readers`.
+// CHECK-LABEL: kernel "shared"
+// CHECK-COUNT-2: stn.prefetch %t
+// CHECK-NOT:  stn.prefetch
+// CHECK-LABEL: kernel "forced"
+// CHECK-COUNT-2: stn.prefetch %t
+// CHECK-COUNT-4: stn.prefetch %u
+// OPTS-LABEL: kernel "shared"
+// OPTS-COUNT-2: stn.prefetch %t
+// OPTS-COUNT-4: stn.prefetch %u
+module attributes {stn.target = "cpp", stn.layout = "columns"} {
+  stn.connectivity @E2C : Edge -> Cell [2]
+  stn.connectivity @E2C2V : Edge -> Vertex [4]
+
+  stn.program @shared(%t: !stn.field<Cell x K x f64> {stn.name = "t"},
+      %u: !stn.field<Vertex x K x f64> {stn.name = "u"},
+      %out: !stn.field<Edge x K x f64> {stn.intent = 1 : i32, stn.name = "out"},
+      %lo: i32, %hi: i32) {
+    %zero = arith.constant 0 : i32
+    %n = stn.nlev : i32
+    // expected-remark @+2 {{kernel 'shared': columns read through E2C2V (12 points per neighbour) not prefetched}}
+    // expected-remark @+1 {{kernel 'shared': 2 column(s) read at neighbours prefetched 4 point(s) ahead (64 / levels where more)}}
+    stn.kernel "shared" on Edge[%lo : %hi] K[%zero : %n] {
+    ^bb0(%p: !stn.point<Edge>):
+      %a = stn.reduce sum over @E2C at %p : !stn.point<Edge> -> f64 {
+      ^bb0(%j: index, %q: !stn.point<Cell>):
+        %v = stn.load %t[%q, k] : !stn.field<Cell x K x f64>
+        stn.yield %v : f64
+      }
+      %b = stn.reduce sum over @E2C2V at %p : !stn.point<Edge> -> f64 {
+      ^bb0(%j: index, %q: !stn.point<Vertex>):
+        %v = stn.load %u[%q, k] : !stn.field<Vertex x K x f64>
+        stn.yield %v : f64
+      }
+      %s = arith.addf %a, %b : f64
+      stn.write %s to %out at %p : !stn.point<Edge> : f64, !stn.field<Edge x K x f64>
+    }
+    // expected-remark @+1 {{kernel 'forced': 6 column(s) read at neighbours prefetched 4 point(s) ahead (64 / levels where more)}}
+    stn.kernel "forced" on Edge[%lo : %hi] K[%zero : %n] attributes {prefetch = true} {
+    ^bb0(%p: !stn.point<Edge>):
+      %a = stn.reduce sum over @E2C at %p : !stn.point<Edge> -> f64 {
+      ^bb0(%j: index, %q: !stn.point<Cell>):
+        %v = stn.load %t[%q, k] : !stn.field<Cell x K x f64>
+        stn.yield %v : f64
+      }
+      %b = stn.reduce sum over @E2C2V at %p : !stn.point<Edge> -> f64 {
+      ^bb0(%j: index, %q: !stn.point<Vertex>):
+        %v = stn.load %u[%q, k] : !stn.field<Vertex x K x f64>
+        stn.yield %v : f64
+      }
+      %s = arith.addf %a, %b : f64
+      stn.write %s to %out at %p : !stn.point<Edge> : f64, !stn.field<Edge x K x f64>
+    }
+    stn.return
+  }
+}
+
+// -----
+
 // Outside the columns layout (levels are not contiguous) nothing changes.
 // CHECK-LABEL: kernel "flat"
 // CHECK-NOT:  stn.prefetch
-// EVERY-LABEL: kernel "flat"
-// EVERY-NOT:  stn.prefetch
+// OPTS-LABEL: kernel "flat"
+// OPTS-NOT:   stn.prefetch
 module attributes {stn.target = "cpp"} {
   stn.connectivity @E2C : Edge -> Cell [2]
 
@@ -103,7 +186,7 @@ module attributes {stn.target = "cpp"} {
       %lo: i32, %hi: i32) {
     %zero = arith.constant 0 : i32
     %n = stn.nlev : i32
-    stn.kernel "flat" on Edge[%lo : %hi] K[%zero : %n] attributes {prefetch} {
+    stn.kernel "flat" on Edge[%lo : %hi] K[%zero : %n] attributes {prefetch = true} {
     ^bb0(%p: !stn.point<Edge>):
       %c0 = arith.constant 0 : index
       %a = stn.neighbor %p through @E2C [%c0] : !stn.point<Edge> -> !stn.point<Cell>

@@ -285,19 +285,20 @@ void Autotuner::tune(const ProgramSignature &signature) {
   };
   onOwnStencils("kblock", kKblocks, std::size(kKblocks), &StencilChoice::kblock);
   onOwnStencils("hblock", kHblocks, std::size(kHblocks), &StencilChoice::hblock);
-  // Per stencil on the C++ backend: splitting the gathers off, and in the columns layout
-  // prefetching the neighbours' columns, pay for some kernels and lose for others.
-  auto eachOwnStencil = [&](const std::string &knob, std::optional<bool> StencilChoice::*member) {
+  // Per stencil on the C++ backend: splitting the gathers off pays for some kernels and loses
+  // for others; in the columns layout, so does stn-prefetch-columns' rule, tried turned off.
+  auto eachOwnStencil = [&](const std::string &knob, std::optional<bool> StencilChoice::*member,
+                            bool value) {
     for (const std::string &stencil : own)
-      if (std::optional<Change> change =
-              stage({knob + " on " + stencil},
-                    [&](ProgramTuning &t, const std::string &) { t.stencils[stencil].*member = true; }))
+      if (std::optional<Change> change = stage(
+              {knob + " on " + stencil},
+              [&](ProgramTuning &t, const std::string &) { t.stencils[stencil].*member = value; }))
         tunings.back().stencilChanges[stencil].push_back(*change);
   };
   if (target == ConfigTarget::Cpp)
-    eachOwnStencil("split_gathers", &StencilChoice::splitGathers);
+    eachOwnStencil("split_gathers", &StencilChoice::splitGathers, true);
   if (target == ConfigTarget::Cpp && options.columnsLayout)
-    eachOwnStencil("prefetch", &StencilChoice::prefetch);
+    eachOwnStencil("prefetch false", &StencilChoice::prefetch, false);
 }
 
 bool Autotuner::confirm() {
@@ -382,7 +383,7 @@ void Autotuner::printResults() {
       if (choice.splitGathers)
         set.push_back("split_gathers");
       if (choice.prefetch)
-        set.push_back("prefetch");
+        set.push_back(*choice.prefetch ? "prefetch" : "prefetch false");
       choices.push_back(stencil + ": " + llvm::join(set, ", "));
     }
     bool confirmed = tuning.confirmedBaseline && tuning.confirmedTuned;
