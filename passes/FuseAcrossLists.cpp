@@ -209,6 +209,12 @@ private:
     update.producerResult = cast<OpResult>(first.getValue()).getResultNumber();
     if (consumer.getPoints() || !sameDomain(getDomain(first), getDomain(consumer)))
       return describeApply(consumer) + " does not run over the domain the buffer was written on";
+    // Its results are computed at the entries too, where each point has one full level.
+    if (llvm::any_of(consumer.getResultTypes(), [](Type type) {
+          return FieldShape::of(type).vertical != VerticalKind::Full;
+        }))
+      return describeApply(consumer) + " has a result on half levels or without levels, which "
+                                       "the list's entries cannot hold";
 
     // Each result of the consumer goes into one field over its domain, by
     // stores right after it.

@@ -94,9 +94,9 @@ struct PrefetchColumnsPass : public fusec::impl::PrefetchColumnsBase<PrefetchCol
   /// Puts, at the top of `loop`'s body, a prefetch of each neighbour column
   /// the loop reads at the same neighbour of the point `distance` points on
   /// in the kernel's domain, or `lead-levels` / levels where a work item has
-  /// few levels (clamped to its last point). Unless
-  /// `everyColumn`, leaves out the columns that more than `maxReaders` points
-  /// read: the points before this one have brought them in already.
+  /// few levels (clamped to its last point). Unless `everyColumn`, leaves out
+  /// the columns that more than `maxReaders` points read: the points before
+  /// this one have brought them in already.
   void prefetch(KernelOp kernel, scf::ForOp loop, Value point, SymbolTable &symbols,
                 bool everyColumn) {
     // In order of first read, so the printed prefetches follow the loads.

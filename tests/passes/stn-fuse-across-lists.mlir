@@ -204,6 +204,40 @@ stn.program @neighbour_read(%l: !stn.points<Cell>, %x: !stn.field<Cell x K x f64
 
 // -----
 
+// The reader's result lies on half levels, which the list's entries (one
+// full level each) cannot hold: the buffer stays. Found by fusec-fuzz
+// (tests/e2e/fuzz-regressions/error-stn-fuse-across-lists-points-per-entry-1-s1795910404-f35.stn).
+// CHECK-LABEL: stn.program @half_level_reader
+// CHECK: alloc {name = "z"}
+// CHECK-NOT: _at_
+stn.program @half_level_reader(%l: !stn.points<Vertex>, %x: !stn.field<Vertex x K x f64>,
+    %u: !stn.field<Vertex x KHalf x f64> {stn.intent = 1 : i32},
+    %lo: i32, %hi: i32, %k0: i32, %k1: i32) {
+  %z = stn.alloc {name = "z"} : !stn.field<Vertex x K x f64>
+  %a = stn.apply on Vertex[%lo : %hi] K[%k0 : %k1] -> !stn.temp<Vertex x K x f64> {
+  ^bb0(%p: !stn.point<Vertex>):
+    %v0 = stn.load %x[%p, k] : !stn.field<Vertex x K x f64>
+    stn.yield %v0 : f64
+  } attributes {name = "a"}
+  stn.store %a to %z on Vertex[%lo : %hi] K[%k0 : %k1] : !stn.temp<Vertex x K x f64> to !stn.field<Vertex x K x f64>
+  %b = stn.apply on Vertex at %l -> !stn.temp<Vertex x K x f64> {
+  ^bb0(%p: !stn.point<Vertex>):
+    %one = arith.constant 1.0 : f64
+    stn.yield %one : f64
+  } attributes {name = "b"}
+  // expected-remark @+1 {{not fused across the update of 'z' on its point list: 'c' has a result on half levels or without levels, which the list's entries cannot hold}}
+  stn.store %b to %z on Vertex at %l : !stn.temp<Vertex x K x f64> to !stn.field<Vertex x K x f64>
+  %c = stn.apply on Vertex[%lo : %hi] K[%k0 : %k1] -> !stn.temp<Vertex x KHalf x f64> {
+  ^bb0(%p: !stn.point<Vertex>):
+    %zv = stn.load %z[%p, k] : !stn.field<Vertex x K x f64>
+    stn.yield %zv : f64
+  } attributes {name = "c"}
+  stn.store %c to %u on Vertex[%lo : %hi] K[%k0 : %k1] : !stn.temp<Vertex x KHalf x f64> to !stn.field<Vertex x KHalf x f64>
+  stn.return
+}
+
+// -----
+
 // The list's update reads a field the box writes in between: it cannot move
 // down to the reader.
 // CHECK-LABEL: stn.program @written_between
