@@ -982,8 +982,8 @@ def PrefetchColumns : Pass<"stn-prefetch-columns", "::mlir::ModuleOp"> {
     covered this work item's rows only), so a table with missing entries
     guards the prefetch.
 
-    Columns read through a connectivity whose every neighbour more than
-    `max-readers` points read are left out: an edge reads four vertices
+    Columns read through a connectivity whose neighbours are each read by
+    more than `max-readers` points are left out: an edge reads four vertices
     through E2C2V and each vertex is read by twelve edges, so the edges just
     before have brought its column into the cache and the prefetches only
     cost instructions (the fused vn kernel 14.9 -> 19.2 ms with them; a
