@@ -59,8 +59,9 @@ struct StencilChoice {
   /// C++: the kernels computing the stencil read through neighbour tables in
   /// a scalar loop before their vectorised point loop (stn-split-gather-loops).
   std::optional<bool> splitGathers;
-  /// C++ in the columns layout: the kernels computing the stencil ask for the
-  /// columns the next point reads at its neighbours (stn-prefetch-columns).
+  /// C++ in the columns layout: overrides stn-prefetch-columns' rule for the
+  /// kernels computing the stencil (false: no prefetches; true: every column
+  /// a point ahead reads at its neighbours).
   std::optional<bool> prefetch;
   std::string reason;
 };
