@@ -858,6 +858,71 @@ def NestSelects : Pass<"stn-nest-selects", "::mlir::ModuleOp"> {
   let dependentDialects = ["::mlir::arith::ArithDialect"];
 }
 
+def UnswitchColumnTests : Pass<"stn-unswitch-column-tests", "::mlir::ModuleOp"> {
+  let summary = "C++ columns layout: a loop over a point's levels gets a copy without the gathers of a test no level passes";
+  let description = [{
+    In the columns layout a point's levels are one `stn.simd` loop, and a
+    select on a test of the point's data (ICON's `where (zd_diffcoef /= 0)`
+    in the steep-point correction) is a branch-free blend: every level
+    computes both sides. When the side the test picks reads at levels the
+    data chooses (`theta_v[C2E2C, K + zd_vertoffset]`), each of those
+    reads is a gather, and the gathers are what the loop costs: 27 of the
+    correction's 40 ms on r2b5 with 80 levels, though with ICON's metrics
+    the test fails at all but 1,495 of 6.5 million cell-levels
+    (docs/bench.md).
+
+    For each such loop this pass takes the first select (in body order)
+    whose condition the loop computes from loads at the loop's levels that
+    read fields the loop does not write (so a scan sees what the loop
+    sees), and for which the loop with the condition false (folded as
+    `stn-unswitch-loops` folds its copies, writes of unchanged values
+    included) reads fewer values at data-dependent levels. Before the loop
+    a scan over the same levels recomputes the condition and ORs it into
+    an `i32` (which GCC vectorises, unlike a `bool`); an `scf.if` on the
+    result runs the loop as it was where some level passes the test and the
+    copy otherwise. The test is decided per point and work item, from the
+    point's own data: nothing about the data is assumed, and where every
+    level passes the scan is the only cost (its loads are the loop's, which
+    then find them in cache). Loops that carry values between levels are
+    left alone.
+
+    Before:
+    ```mlir
+    scf.for %k = %kb to %ke step %c1 {
+      %d = stn.load %zd_diffcoef[%p, %k] : !stn.field<Cell x K x f64>
+      %steep = arith.cmpf une, %d, %zero : f64
+      %off = stn.load %zd_vertoffset[%p, nbr %c0, %k] : !stn.field<Cell x C2E2C[3] x K x i32>
+      %o = arith.select %steep, %off, %c0_i32 : i32
+      %t = stn.load %theta_v[%n, %k + %o] : !stn.field<Cell x K x f64>
+      %old = stn.load %z_temp[%p, %k] : !stn.field<Cell x K x f64>
+      %new = arith.addf %old, %t : f64
+      %r = arith.select %steep, %new, %old : f64
+      stn.write %r to %z_temp at %p level %k : f64, <Cell x K x f64>
+    } {stn.simd}
+    ```
+    After:
+    ```mlir
+    %any = scf.for %k = %kb to %ke step %c1 iter_args(%acc = %c0_i32) -> (i32) {
+      %d = stn.load %zd_diffcoef[%p, %k] : !stn.field<Cell x K x f64>
+      %steep = arith.cmpf une, %d, %zero : f64
+      %s = arith.extui %steep : i1 to i32
+      %next = arith.ori %acc, %s : i32
+      scf.yield %next : i32
+    }
+    %taken = arith.cmpi ne, %any, %c0_i32 : i32
+    scf.if %taken {
+      scf.for %k = %kb to %ke step %c1 { ... as before ... } {stn.simd}
+    }
+    ```
+    (The copy without the correction writes `z_temp` back unchanged, so
+    nothing is left of it.)
+  }];
+  let statistics = [
+    Statistic<"numUnswitched", "unswitched", "Level loops given a copy for columns that fail a test">,
+  ];
+  let dependentDialects = ["::mlir::arith::ArithDialect", "::mlir::scf::SCFDialect"];
+}
+
 def BlendSelects : Pass<"stn-blend-selects", "::mlir::ModuleOp"> {
   let summary = "C++: a select on a test of per-point data in a loop over points becomes a branch-free blend";
   let description = [{

@@ -180,6 +180,8 @@ void buildLoopLoweringPipeline(OpPassManager &pm) {
   pm.addPass(createSplitGatherLoops());
   // After the unswitching, which decides the uniform parts of combined tests.
   pm.addPass(createNestSelects());
+  // After the nesting: its tests are one comparison each.
+  pm.addPass(createUnswitchColumnTests());
   // After the nesting: a select on an index test nested in one on data stays a select.
   pm.addPass(createBlendSelects());
   pm.addPass(createPrefetchColumns());
