@@ -272,6 +272,14 @@ LogicalResult KernelBodyEmitter::emitOp(Operation *op, raw_ostream &os) {
       .Case([&](PrefetchOp prefetch) { return emitPrefetch(prefetch, os); })
       .Case([&](WriteOp write) { return emitWrite(write, os); })
       .Case([&](ListPointOp entry) { return emitListPoint(entry, os); })
+      .Case([&](ListRunOp run) {
+        declare(run.getLength(), "run",
+                "fusec::list_run(" + scope.list.cell + ", " + scope.list.level + ", " +
+                    expr(run.getEntry()) + ", " + expr(run.getBegin()) + ", " +
+                    expr(run.getEnd()) + ")",
+                os);
+        return success();
+      })
       .Case([&](RowOp row) {
         // The work item's own array, on its thread's stack (in L1).
         std::string name = scope.names.unique("row");
@@ -478,8 +486,8 @@ LogicalResult KernelBodyEmitter::emitFor(scf::ForOp loop, raw_ostream &os) {
   Value iv = loop.getInductionVar();
   bool overPoints =
       llvm::any_of(iv.getUsers(), [](Operation *user) { return isa<PointAtOp>(user); });
-  bool overEntries =
-      llvm::any_of(iv.getUsers(), [](Operation *user) { return isa<ListPointOp>(user); });
+  bool overEntries = llvm::any_of(
+      iv.getUsers(), [](Operation *user) { return isa<ListPointOp, ListRunOp>(user); });
   std::string name = scope.names.unique(overPoints ? "h" : overEntries ? "e" : "k");
   scope.values[iv] = name;
   std::string step = expr(loop.getStep());

@@ -28,7 +28,7 @@ static bool allowedInProgram(Operation *op) {
 
 static bool allowedInKernel(Operation *op) {
   return isa<LoadOp, NeighborOp, ReduceOp, IndexOp, LevelOp, ValidOp, TableCompleteOp, YieldOp,
-             WriteOp, PointAtOp, ListPointOp, RowOp, RowLoadOp, RowStoreOp, PrefetchOp, scf::IfOp,
+             WriteOp, PointAtOp, ListPointOp, ListRunOp, RowOp, RowLoadOp, RowStoreOp, PrefetchOp, scf::IfOp,
              scf::ForOp, scf::YieldOp>(op) ||
          isArithOrMath(op);
 }
@@ -74,7 +74,7 @@ static LogicalResult verifyKernel(KernelOp kernel) {
       Type type = operand.getType();
       // The kernel's own point list is passed with its domain.
       if (isa<PointsType>(type)) {
-        if (isa<ListPointOp>(op) && operand == kernel.getPoints())
+        if (isa<ListPointOp, ListRunOp>(op) && operand == kernel.getPoints())
           continue;
         return op->emitError() << "kernel '" << kernel.getName()
                                << "' reads a point list other than the one it runs on";

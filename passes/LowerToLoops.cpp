@@ -56,30 +56,61 @@ void makeLevelsExplicit(Block &block, Value level) {
   });
 }
 
-/// Rewrites a kernel over a point list into one loop over its entries, on
-/// every target; nothing is carried (the entries scatter over points and
-/// levels). On CPUs the loop is `stn.simd`: vectorised with gathers.
-void lowerListKernel(KernelOp kernel, bool simd) {
+/// How a kernel over a point list loops over its entries.
+enum class ListLoop {
+  /// CUDA: a plain loop (a thread per entry).
+  Entries,
+  /// C++: a simd loop over the entries, vectorised with gathers.
+  SimdEntries,
+  /// C++ in the columns layout: at each entry that starts a run (entries of
+  /// one point at consecutive levels, `stn.list_run`), a simd loop over the
+  /// run's levels, which lie next to each other there.
+  SimdRuns,
+};
+
+/// Rewrites a kernel over a point list into loop form; nothing is carried
+/// (the entries scatter over points and levels).
+void lowerListKernel(KernelOp kernel, ListLoop form) {
   Location loc = kernel.getLoc();
+  MLIRContext *context = kernel.getContext();
   Block &old = kernel.getBody().front();
   BlockArgument point = kernel.getPoint();
   auto *entries = new Block();
   kernel.getBody().push_back(entries);
-  IndexType index = IndexType::get(kernel.getContext());
+  IndexType index = IndexType::get(context);
   Value begin = entries->addArgument(index, loc), end = entries->addArgument(index, loc);
   OpBuilder builder = OpBuilder::atBlockEnd(entries);
   Value one = builder.create<arith::ConstantIndexOp>(loc, 1);
   auto loop = builder.create<scf::ForOp>(loc, begin, end, one);
   // A list's entries are distinct points, so its iterations are independent.
-  if (simd)
-    loop->setAttr(StnDialect::kSimdAttr, UnitAttr::get(kernel.getContext()));
+  if (form == ListLoop::SimdEntries)
+    loop->setAttr(StnDialect::kSimdAttr, UnitAttr::get(context));
+  builder.setInsertionPoint(loop.getBody()->getTerminator());
+  Value entry = loop.getInductionVar();
   Block *body = loop.getBody();
-  builder.setInsertionPoint(body->getTerminator());
-  auto entry = builder.create<ListPointOp>(loc, kernel.getPoints(), loop.getInductionVar());
-  point.replaceAllUsesWith(entry.getPoint());
+  Value level;
+  if (form == ListLoop::SimdRuns) {
+    Value length =
+        builder.create<ListRunOp>(loc, index, kernel.getPoints(), entry, begin, end);
+    Value zero = builder.create<arith::ConstantIndexOp>(loc, 0);
+    Value starts = builder.create<arith::CmpIOp>(loc, arith::CmpIPredicate::ne, length, zero);
+    auto run = builder.create<scf::IfOp>(loc, TypeRange(), starts, /*withElseRegion=*/false);
+    builder.setInsertionPoint(run.thenBlock()->getTerminator());
+    auto first = builder.create<ListPointOp>(loc, kernel.getPoints(), entry);
+    point.replaceAllUsesWith(first.getPoint());
+    Value last = builder.create<arith::AddIOp>(loc, first.getLevel(), length);
+    auto levels = builder.create<scf::ForOp>(loc, first.getLevel(), last, one);
+    levels->setAttr(StnDialect::kSimdAttr, UnitAttr::get(context));
+    body = levels.getBody();
+    level = levels.getInductionVar();
+  } else {
+    auto first = builder.create<ListPointOp>(loc, kernel.getPoints(), entry);
+    point.replaceAllUsesWith(first.getPoint());
+    level = first.getLevel();
+  }
   body->getOperations().splice(body->getTerminator()->getIterator(), old.getOperations(),
                                old.begin(), std::prev(old.end()));
-  makeLevelsExplicit(*body, entry.getLevel());
+  makeLevelsExplicit(*body, level);
   builder.setInsertionPointToEnd(entries);
   builder.create<YieldOp>(loc);
   old.erase();
@@ -100,7 +131,9 @@ enum class LoopOrder {
 /// Rewrites `kernel` into loop form in `order`.
 LogicalResult lowerKernel(KernelOp kernel, LoopOrder order) {
   if (kernel.getPoints()) {
-    lowerListKernel(kernel, /*simd=*/order != LoopOrder::LevelsInside);
+    lowerListKernel(kernel, order == LoopOrder::LevelsInside ? ListLoop::Entries
+                            : order == LoopOrder::SimdPoints ? ListLoop::SimdEntries
+                                                             : ListLoop::SimdRuns);
     return success();
   }
   if (failed(checkLevelsExist(kernel)))

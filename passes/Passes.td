@@ -524,7 +524,12 @@ def LowerToLoops : Pass<"stn-lower-to-loops", "::mlir::ModuleOp"> {
     item's entries (block arguments `e_begin`, `e_end`), each giving its point
     and level through `stn.list_point`; on `cpp` that loop is `stn.simd` too
     (the entries are distinct points, so iterations are independent; the
-    loads become gathers).
+    loads become gathers). In the columns layout the entry loop is plain and
+    runs, at each entry that starts a run of one point at consecutive levels
+    (`stn.list_run`, nonzero), a `stn.simd` loop over the run's levels: the
+    loads of a run are unit-stride (ICON's list of steep points in the
+    layout's order is runs of a cell's lowest levels; with every cell-level
+    listed, the correction on the list 101 → 39 ms, r2b5/80, 1 thread).
 
     Before:
     ```mlir

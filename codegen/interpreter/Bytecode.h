@@ -278,6 +278,14 @@ struct ListPointInstr {
   Slot entry, point, level;
 };
 
+/// `stn.list_run` (loop form): the length of the run of entries of one point at
+/// consecutive levels from `entry` on, before `end`; 0 where `entry` continues
+/// the run of the entry before it (after `begin`).
+struct ListRunInstr {
+  ListId list;
+  Slot entry, begin, end, length;
+};
+
 //===----------------------------------------------------------------------===//
 // Program-level instructions
 //===----------------------------------------------------------------------===//
@@ -346,7 +354,7 @@ using Instr =
                  FloatPowIntInstr, IntBinaryInstr, IntCompareInstr, SelectInstr, FloatCastInstr,
                  IntToFloatInstr, FloatToIntInstr, IntCastInstr, IntAbsInstr, IfInstr, LoadInstr,
                  NeighborInstr, TableCompleteInstr, PointIndexInstr, ValidInstr, LevelInstr, ForInstr, ReduceInstr,
-                 WriteInstr, RowInstr, RowLoadInstr, RowStoreInstr, PrefetchInstr, ListPointInstr, ListSizeInstr, AllocInstr,
+                 WriteInstr, RowInstr, RowLoadInstr, RowStoreInstr, PrefetchInstr, ListPointInstr, ListRunInstr, ListSizeInstr, AllocInstr,
                  ImageInstr, ApplyInstr, KernelInstr, StoreInstr, ExchangeInstr>;
 using Block = std::vector<Instr>;
 

@@ -292,7 +292,7 @@ LogicalResult ProgramCompiler::checkScope(Operation &op, Scope scope) {
   bool regionOnly = isa<stn::LoadOp, stn::NeighborOp, stn::ReduceOp, stn::IndexOp, stn::LevelOp,
                         stn::ValidOp, stn::TableCompleteOp, stn::WriteOp, stn::PointAtOp,
                         scf::ForOp, stn::RowOp, stn::RowLoadOp, stn::RowStoreOp,
-                        stn::PrefetchOp, stn::ListPointOp>(op);
+                        stn::PrefetchOp, stn::ListPointOp, stn::ListRunOp>(op);
   if (programOnly && scope != Scope::Program)
     return fail(describeOp(&op) + " cannot appear inside an apply or a kernel");
   if (regionOnly && scope == Scope::Program)
@@ -457,6 +457,10 @@ LogicalResult ProgramCompiler::compileOp(Operation &op, Scope scope, Block &code
       .Case([&](stn::ListPointOp entry) {
         return emit(ListPointInstr{listOf(entry.getList()), use(entry.getEntry()),
                                    define(entry.getPoint()), define(entry.getLevel())});
+      })
+      .Case([&](stn::ListRunOp run) {
+        return emit(ListRunInstr{listOf(run.getList()), use(run.getEntry()), use(run.getBegin()),
+                                 use(run.getEnd()), define(run.getLength())});
       })
       .Case([&](stn::ListSizeOp size) {
         return emit(ListSizeInstr{listOf(size.getList()), define(size.getResult())});

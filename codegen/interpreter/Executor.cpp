@@ -231,6 +231,7 @@ private:
   LogicalResult execute(const RowStoreInstr &instr);
   LogicalResult execute(const PrefetchInstr &instr);
   LogicalResult execute(const ListPointInstr &instr);
+  LogicalResult execute(const ListRunInstr &instr);
   LogicalResult execute(const ListSizeInstr &instr);
   LogicalResult execute(const AllocInstr &instr);
   LogicalResult execute(const ImageInstr &instr);
@@ -779,6 +780,28 @@ LogicalResult Executor::execute(const ListPointInstr &instr) {
   noteListRead(instr.list);
   words[instr.point] = Word::ofInt(list.points[entry]);
   words[instr.level] = Word::ofInt(list.levels[entry]);
+  return success();
+}
+
+LogicalResult Executor::execute(const ListRunInstr &instr) {
+  const PointList &list = lists[instr.list];
+  int64_t entry = words[instr.entry].i, begin = words[instr.begin].i, end = words[instr.end].i;
+  if (begin < 0 || end > list.size() || entry < begin || entry >= end)
+    return fail("stn.list_run of entry " + Twine(entry) + " within [" + Twine(begin) + ", " +
+                Twine(end) + ") of " + program.lists[instr.list].description + " in " + where +
+                ": outside its " + Twine(list.size()) + " entries");
+  noteListRead(instr.list);
+  auto continues = [&](int64_t from, int64_t to) {
+    return list.points[to] == list.points[from] &&
+           list.levels[to] == list.levels[from] + (to - from);
+  };
+  int64_t length = 0;
+  if (entry == begin || !continues(entry - 1, entry)) {
+    length = 1;
+    while (entry + length < end && continues(entry, entry + length))
+      ++length;
+  }
+  words[instr.length] = Word::ofInt(length);
   return success();
 }
 

@@ -114,7 +114,10 @@ stn.program @point_list(%l: !stn.points<Cell>, %f: !stn.field<Cell x K x f64>,
 // In the columns layout (one point per block: a point's levels are
 // unit-stride) the C++ order is the CUDA one, points outside and levels
 // inside, and the level loop is the simd loop. A 2-D kernel vectorises over
-// its points, a vertical-only one over its levels, a list over its entries.
+// its points, a vertical-only one over its levels, a list over the levels of
+// each run of its entries (one point at consecutive levels): at each entry
+// that starts a run (`stn.list_run` nonzero), a simd loop from the entry's
+// level over the run's length.
 // CUDA-LABEL: stn.program @columns
 // COLUMNS-LABEL: stn.program @columns
 // COLUMNS-LABEL: kernel "levels3d"
@@ -134,8 +137,22 @@ stn.program @point_list(%l: !stn.points<Cell>, %f: !stn.field<Cell x K x f64>,
 // COLUMNS: stn.write
 // COLUMNS-NEXT: } {stn.simd}
 // COLUMNS-LABEL: kernel "entries"
-// COLUMNS: stn.write
-// COLUMNS-NEXT: } {stn.simd}
+// COLUMNS-NEXT: ^bb0(%[[EB:e_begin]]: index, %[[EE:e_end]]: index):
+// COLUMNS-NEXT: %[[ONE:.*]] = arith.constant 1 : index
+// COLUMNS-NEXT: scf.for %[[E:.*]] = %[[EB]] to %[[EE]] step %[[ONE]] {
+// COLUMNS-NEXT:   %[[N:.*]] = stn.list_run %[[L:.*]][%[[E]]] within %[[EB]] to %[[EE]] : !stn.points<Cell>
+// COLUMNS-NEXT:   %[[ZERO:.*]] = arith.constant 0 : index
+// COLUMNS-NEXT:   %[[STARTS:.*]] = arith.cmpi ne, %[[N]], %[[ZERO]] : index
+// COLUMNS-NEXT:   scf.if %[[STARTS]] {
+// COLUMNS-NEXT:     %[[P:.*]], %[[K0:.*]] = stn.list_point %[[L]][%[[E]]] : !stn.points<Cell> -> !stn.point<Cell>
+// COLUMNS-NEXT:     %[[K1:.*]] = arith.addi %[[K0]], %[[N]] : index
+// COLUMNS-NEXT:     scf.for %[[K:.*]] = %[[K0]] to %[[K1]] step %[[ONE]] {
+// COLUMNS-NEXT:       %[[V:.*]] = stn.load %{{.*}}[%[[P]], %[[K]] - 1]
+// COLUMNS-NEXT:       stn.write %[[V]] to %{{.*}} at %[[P]] : !stn.point<Cell> level %[[K]]
+// COLUMNS-NEXT:     } {stn.simd}
+// COLUMNS-NEXT:   }
+// COLUMNS-NEXT: }
+// COLUMNS-NOT:  stn.simd
 module attributes {stn.target = "cpp", stn.layout = "columns"} {
   stn.program @columns(%vn: !stn.field<Edge x K x f64> {stn.name = "vn"},
       %out: !stn.field<Edge x K x f64> {stn.intent = 1 : i32, stn.name = "out"},

@@ -217,3 +217,65 @@ TEST_CASE("traffic counts the point list as read and only its entries as written
   CHECK(traffic[2].elementsRead == 3);
   CHECK(traffic[2].elementsWritten == 3);
 }
+
+TEST_CASE("runs of a point list's entries visit every entry once, across work items",
+          "[interpreter][points]") {
+  // The columns layout's loop form: at each entry that starts a run (one cell at consecutive
+  // levels), a loop over the run's levels adds 1 at each. Work items of two entries cut the
+  // run of cell 1 (entries 1-3) in two, and cell 0's levels 0 and 2 are no run.
+  TestModule module(withDecls(R"(
+    stn.program @P(%steep: !stn.points<Cell> {stn.name = "steep"},
+                   %out: !stn.field<Cell x K x f64> {stn.name = "out"}) {
+      stn.kernel "runs" on Cell at %steep attributes {hblock = 2, loop_form} {
+      ^bb0(%eb: index, %ee: index):
+        %one = arith.constant 1 : index
+        %zero = arith.constant 0 : index
+        scf.for %e = %eb to %ee step %one {
+          %n = stn.list_run %steep[%e] within %eb to %ee : !stn.points<Cell>
+          %starts = arith.cmpi ne, %n, %zero : index
+          scf.if %starts {
+            %p, %k0 = stn.list_point %steep[%e] : !stn.points<Cell> -> !stn.point<Cell>
+            %k1 = arith.addi %k0, %n : index
+            scf.for %k = %k0 to %k1 step %one {
+              %o = stn.load %out[%p, %k] : !stn.field<Cell x K x f64>
+              %add = arith.constant 1.0 : f64
+              %r = arith.addf %o, %add : f64
+              stn.write %r to %out at %p : !stn.point<Cell> level %k : f64, !stn.field<Cell x K x f64>
+            }
+          }
+        }
+      }
+      stn.return
+    }
+  )"));
+  TestMesh mesh = smallMesh();
+  std::vector<int32_t> cells = {2, 1, 1, 1, 0, 0}, levels = {1, 0, 1, 2, 0, 2};
+  std::vector<double> out(9, 0.0); // 3 cells x 3 levels
+  REQUIRE(module.run(mesh.get(), 3, "P", {Argument::points(cells, levels), Argument::field(out)}) ==
+          "");
+  // Level-major here: out[k * 3 + c].
+  CHECK(out == std::vector<double>{1, 1, 0, 0, 1, 1, 1, 1, 0});
+}
+
+TEST_CASE("stn.list_run outside the work item's entries is an error", "[interpreter][points]") {
+  TestModule module(withDecls(R"(
+    stn.program @P(%steep: !stn.points<Cell> {stn.name = "steep"},
+                   %out: !stn.field<Cell x K x f64>) {
+      stn.kernel "past" on Cell at %steep attributes {loop_form} {
+      ^bb0(%eb: index, %ee: index):
+        %n = stn.list_run %steep[%ee] within %eb to %ee : !stn.points<Cell>
+        %p, %k = stn.list_point %steep[%eb] : !stn.points<Cell> -> !stn.point<Cell>
+        %v = arith.index_cast %n : index to i32
+        %f = arith.sitofp %v : i32 to f64
+        stn.write %f to %out at %p : !stn.point<Cell> level %k : f64, !stn.field<Cell x K x f64>
+      }
+      stn.return
+    }
+  )"));
+  TestMesh mesh = smallMesh();
+  std::vector<double> out(6);
+  std::vector<int32_t> cells = {0, 2}, levels = {0, 1};
+  CHECK(module.run(mesh.get(), 2, "P", {Argument::points(cells, levels), Argument::field(out)}) ==
+        "stn.list_run of entry 2 within [0, 2) of point list 'steep' in kernel 'past' of program "
+        "'P': outside its 2 entries");
+}
