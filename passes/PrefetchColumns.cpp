@@ -72,8 +72,14 @@ struct PrefetchColumnsPass : public fusec::impl::PrefetchColumnsBase<PrefetchCol
         if (pointAt != users.end())
           pointLoops.push_back({loop, cast<PointAtOp>(*pointAt)});
       });
+      // A kernel's point loops (split gathers: two per work item) say the same once.
+      SmallVector<std::string> notes;
       for (auto [loop, pointAt] : pointLoops)
-        prefetch(kernel, loop, pointAt.getResult(), symbols, /*everyColumn=*/choice != nullptr);
+        prefetch(kernel, loop, pointAt.getResult(), symbols, /*everyColumn=*/choice != nullptr,
+                 notes);
+      for (const std::string &note : notes)
+        if (auto diag = remark("stn-prefetch-columns", kernel))
+          *diag << note;
     });
   }
 
@@ -98,7 +104,7 @@ struct PrefetchColumnsPass : public fusec::impl::PrefetchColumnsBase<PrefetchCol
   /// the columns that more than `maxReaders` points read: the points before
   /// this one have brought them in already.
   void prefetch(KernelOp kernel, scf::ForOp loop, Value point, SymbolTable &symbols,
-                bool everyColumn) {
+                bool everyColumn, SmallVector<std::string> &notes) {
     // In order of first read, so the printed prefetches follow the loads.
     llvm::MapVector<Column, ColumnReads> columns;
     loop.getBody()->walk([&](LoadOp load) {
@@ -122,14 +128,17 @@ struct PrefetchColumnsPass : public fusec::impl::PrefetchColumnsBase<PrefetchCol
         shared[conn] = readers;
         return true;
       });
-    if (!shared.empty())
-      if (auto diag = remark("stn-prefetch-columns", kernel)) {
-        *diag << "kernel '" << kernel.getName() << "': columns read through ";
-        llvm::interleaveComma(shared, *diag, [&](const auto &entry) {
-          *diag << entry.first << " (" << entry.second << " points per neighbour)";
-        });
-        *diag << " not prefetched";
-      }
+    if (!shared.empty()) {
+      std::string note;
+      llvm::raw_string_ostream os(note);
+      os << "kernel '" << kernel.getName() << "': columns read through ";
+      llvm::interleaveComma(shared, os, [&](const auto &entry) {
+        os << entry.first << " (" << entry.second << " points per neighbour)";
+      });
+      os << " not prefetched";
+      if (!llvm::is_contained(notes, note))
+        notes.push_back(note);
+    }
     if (columns.empty())
       return;
 
@@ -176,13 +185,15 @@ struct PrefetchColumnsPass : public fusec::impl::PrefetchColumnsBase<PrefetchCol
       builder.create<PrefetchOp>(loc, field, neighbor, shifted(levelsBegin, reads.lowest),
                                  shifted(levelsEnd, reads.highest));
     }
-    if (auto diag = remark("stn-prefetch-columns", kernel)) {
-      *diag << "kernel '" << kernel.getName() << "': " << columns.size()
-            << " column(s) read at neighbours prefetched " << static_cast<int64_t>(distance)
-            << " point(s) ahead";
-      if (leadLevels > 0)
-        *diag << " (" << static_cast<int64_t>(leadLevels) << " / levels where more)";
-    }
+    std::string note;
+    llvm::raw_string_ostream os(note);
+    os << "kernel '" << kernel.getName() << "': " << columns.size()
+       << " column(s) read at neighbours prefetched " << static_cast<int64_t>(distance)
+       << " point(s) ahead";
+    if (leadLevels > 0)
+      os << " (" << static_cast<int64_t>(leadLevels) << " / levels where more)";
+    if (!llvm::is_contained(notes, note))
+      notes.push_back(note);
     numLoops++;
     numColumns += columns.size();
   }

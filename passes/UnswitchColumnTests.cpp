@@ -119,6 +119,11 @@ struct UnswitchColumnTestsPass
         continue;
       }
       bool copyKept = versionOnScan(loop, *copy, condition, slice);
+      numUnswitched++;
+      // The versions of one loop (stn-unswitch-missing-neighbors' two) say the same once.
+      auto kernel = select->getParentOfType<KernelOp>();
+      if (!explained.insert({kernel, select.getLoc()}).second)
+        return success();
       if (auto diag = remark("stn-unswitch-column-tests", select)) {
         *diag << "a point's levels are scanned for this test first; where no level passes it, ";
         if (copyKept)
@@ -129,11 +134,13 @@ struct UnswitchColumnTestsPass
           *diag << "the loop over levels is skipped (it would change nothing there; "
                 << gathers << " read(s) at data-dependent levels left out)";
       }
-      numUnswitched++;
       return success();
     }
     return success();
   }
+
+  /// The selects already explained, by kernel.
+  llvm::DenseSet<std::pair<Operation *, Location>> explained;
 
   /// A copy of `loop` before it, with `condition` false at every level and
   /// folded. The constant it uses is the operation just before the copy.
