@@ -175,15 +175,17 @@ TEST_CASE("a temporary computed on a point list has values at its entries only",
   }
 }
 
-TEST_CASE("stn.list_point outside the list is an error", "[interpreter][points]") {
+namespace {
+
+/// Runs kernel "past" in loop form, with `body` after its block header, on a
+/// list of two entries; the interpreter's error message.
+std::string runPastKernel(const std::string &body) {
   TestModule module(withDecls(R"(
     stn.program @P(%steep: !stn.points<Cell> {stn.name = "steep"},
                    %out: !stn.field<Cell x K x f64>) {
       stn.kernel "past" on Cell at %steep attributes {loop_form} {
       ^bb0(%eb: index, %ee: index):
-        %p, %k = stn.list_point %steep[%ee] : !stn.points<Cell> -> !stn.point<Cell>
-        %one = arith.constant 1.0 : f64
-        stn.write %one to %out at %p : !stn.point<Cell> level %k : f64, !stn.field<Cell x K x f64>
+)" + body + R"(
       }
       stn.return
     }
@@ -191,9 +193,29 @@ TEST_CASE("stn.list_point outside the list is an error", "[interpreter][points]"
   TestMesh mesh = smallMesh();
   std::vector<double> out(6);
   std::vector<int32_t> cells = {0, 2}, levels = {0, 1};
-  CHECK(module.run(mesh.get(), 2, "P", {Argument::points(cells, levels), Argument::field(out)}) ==
-        "stn.list_point of entry 2 of point list 'steep' in kernel 'past' of program 'P': outside "
-        "its 2 entries");
+  return module.run(mesh.get(), 2, "P", {Argument::points(cells, levels), Argument::field(out)});
+}
+
+} // namespace
+
+TEST_CASE("stn.list_point outside the list is an error", "[interpreter][points]") {
+  CHECK(runPastKernel(R"(
+        %p, %k = stn.list_point %steep[%ee] : !stn.points<Cell> -> !stn.point<Cell>
+        %one = arith.constant 1.0 : f64
+        stn.write %one to %out at %p : !stn.point<Cell> level %k : f64, !stn.field<Cell x K x f64>
+  )") == "stn.list_point of entry 2 of point list 'steep' in kernel 'past' of program 'P': "
+         "outside its 2 entries");
+}
+
+TEST_CASE("stn.list_run outside the work item's entries is an error", "[interpreter][points]") {
+  CHECK(runPastKernel(R"(
+        %n = stn.list_run %steep[%ee] within %eb to %ee : !stn.points<Cell>
+        %p, %k = stn.list_point %steep[%eb] : !stn.points<Cell> -> !stn.point<Cell>
+        %v = arith.index_cast %n : index to i32
+        %f = arith.sitofp %v : i32 to f64
+        stn.write %f to %out at %p : !stn.point<Cell> level %k : f64, !stn.field<Cell x K x f64>
+  )") == "stn.list_run of entry 2 within [0, 2) of point list 'steep' in kernel 'past' of "
+         "program 'P': outside its 2 entries");
 }
 
 TEST_CASE("traffic counts the point list as read and only its entries as written",
@@ -255,27 +277,4 @@ TEST_CASE("runs of a point list's entries visit every entry once, across work it
           "");
   // Level-major here: out[k * 3 + c].
   CHECK(out == std::vector<double>{1, 1, 0, 0, 1, 1, 1, 1, 0});
-}
-
-TEST_CASE("stn.list_run outside the work item's entries is an error", "[interpreter][points]") {
-  TestModule module(withDecls(R"(
-    stn.program @P(%steep: !stn.points<Cell> {stn.name = "steep"},
-                   %out: !stn.field<Cell x K x f64>) {
-      stn.kernel "past" on Cell at %steep attributes {loop_form} {
-      ^bb0(%eb: index, %ee: index):
-        %n = stn.list_run %steep[%ee] within %eb to %ee : !stn.points<Cell>
-        %p, %k = stn.list_point %steep[%eb] : !stn.points<Cell> -> !stn.point<Cell>
-        %v = arith.index_cast %n : index to i32
-        %f = arith.sitofp %v : i32 to f64
-        stn.write %f to %out at %p : !stn.point<Cell> level %k : f64, !stn.field<Cell x K x f64>
-      }
-      stn.return
-    }
-  )"));
-  TestMesh mesh = smallMesh();
-  std::vector<double> out(6);
-  std::vector<int32_t> cells = {0, 2}, levels = {0, 1};
-  CHECK(module.run(mesh.get(), 2, "P", {Argument::points(cells, levels), Argument::field(out)}) ==
-        "stn.list_run of entry 2 within [0, 2) of point list 'steep' in kernel 'past' of program "
-        "'P': outside its 2 entries");
 }
