@@ -166,6 +166,37 @@ module attributes {stn.target = "cpp", stn.layout = "columns"} {
 
 // -----
 
+// A kernel on a point list: its runs' level loops are left alone (the list
+// holds the points its caller chose to compute).
+// CHECK-LABEL: kernel "listed"
+// CHECK:       stn.list_run
+// CHECK-NOT:   iter_args
+module attributes {stn.target = "cpp", stn.layout = "columns"} {
+  stn.program @listed(%steep: !stn.points<Cell> {stn.name = "steep"},
+      %coef: !stn.field<Cell x K x f64> {stn.name = "coef"},
+      %off: !stn.field<Cell x K x i32> {stn.name = "off"},
+      %theta: !stn.field<Cell x K x f64> {stn.name = "theta"},
+      %z: !stn.field<Cell x K x f64> {stn.intent = 2 : i32, stn.name = "z"}) {
+    stn.kernel "listed" on Cell at %steep {
+    ^bb0(%p: !stn.point<Cell>):
+      %fzero = arith.constant 0.0 : f64
+      %izero = arith.constant 0 : i32
+      %c = stn.load %coef[%p, k] : !stn.field<Cell x K x f64>
+      %steep_here = arith.cmpf une, %c, %fzero : f64
+      %o = stn.load %off[%p, k] : !stn.field<Cell x K x i32>
+      %level = arith.select %steep_here, %o, %izero : i32
+      %t = stn.load %theta[%p, k + %level] : !stn.field<Cell x K x f64>
+      %old = stn.load %z[%p, k] : !stn.field<Cell x K x f64>
+      %sum = arith.addf %old, %t : f64
+      %new = arith.select %steep_here, %sum, %old : f64
+      stn.write %new to %z at %p : !stn.point<Cell> : f64, !stn.field<Cell x K x f64>
+    }
+    stn.return
+  }
+}
+
+// -----
+
 // Not the columns layout: the loop over the points of a level is not a loop
 // over a point's levels, and the test differs from point to point.
 // CHECK-LABEL: kernel "flat"
