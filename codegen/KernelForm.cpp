@@ -28,8 +28,8 @@ static bool allowedInProgram(Operation *op) {
 
 static bool allowedInKernel(Operation *op) {
   return isa<LoadOp, NeighborOp, ReduceOp, IndexOp, LevelOp, ValidOp, TableCompleteOp, YieldOp,
-             WriteOp, PointAtOp, ListPointOp, ListRunOp, RowOp, RowLoadOp, RowStoreOp, PrefetchOp, scf::IfOp,
-             scf::ForOp, scf::YieldOp>(op) ||
+             WriteOp, PointAtOp, ListPointOp, ListRunOp, RowOp, RowLoadOp, RowStoreOp, PrefetchOp,
+             scf::IfOp, scf::ForOp, scf::YieldOp>(op) ||
          isArithOrMath(op);
 }
 

@@ -82,6 +82,9 @@ struct UnswitchColumnTestsPass
     : public fusec::impl::UnswitchColumnTestsBase<UnswitchColumnTestsPass> {
   void runOnOperation() override {
     SmallVector<scf::ForOp> loops;
+    // The versions of one loop (stn-unswitch-missing-neighbors' two) explain
+    // the same select once: the selects explained, by kernel.
+    llvm::DenseSet<std::pair<Operation *, Location>> explained;
     getOperation().walk([&](scf::ForOp loop) {
       // A list's entries are the points its caller chose to compute (ICON's list of
       // steep points is where the test passes): a scan there would only add work.
@@ -89,11 +92,12 @@ struct UnswitchColumnTestsPass
         loops.push_back(loop);
     });
     for (scf::ForOp loop : loops)
-      if (failed(unswitch(loop)))
+      if (failed(unswitch(loop, explained)))
         return signalPassFailure();
   }
 
-  LogicalResult unswitch(scf::ForOp loop) {
+  LogicalResult unswitch(scf::ForOp loop,
+                         llvm::DenseSet<std::pair<Operation *, Location>> &explained) {
     llvm::DenseSet<Value> written;
     loop.getBody()->walk([&](WriteOp write) { written.insert(write.getField()); });
     unsigned gathers = gathersIn(loop);
@@ -115,14 +119,11 @@ struct UnswitchColumnTestsPass
         return failure();
       unsigned left = gathersIn(*copy);
       if (left >= gathers) {
-        Operation *constant = (*copy)->getPrevNode();
         (*copy)->erase();
-        constant->erase();
         continue;
       }
       bool copyKept = versionOnScan(loop, *copy, condition, slice);
       numUnswitched++;
-      // The versions of one loop (stn-unswitch-missing-neighbors' two) say the same once.
       auto kernel = select->getParentOfType<KernelOp>();
       if (!explained.insert({kernel, select.getLoc()}).second)
         return success();
@@ -141,16 +142,15 @@ struct UnswitchColumnTestsPass
     return success();
   }
 
-  /// The selects already explained, by kernel.
-  llvm::DenseSet<std::pair<Operation *, Location>> explained;
-
   /// A copy of `loop` before it, with `condition` false at every level and
-  /// folded. The constant it uses is the operation just before the copy.
+  /// folded.
   static FailureOr<scf::ForOp> copyFailingEverywhere(scf::ForOp loop, Value condition) {
     OpBuilder builder(loop);
-    Value never = builder.create<arith::ConstantIntOp>(loop.getLoc(), 0, 1);
     IRMapping mapping;
     auto copy = cast<scf::ForOp>(builder.clone(*loop, mapping));
+    // Inside the copy, so that it goes with it; folding drops it once unused.
+    builder.setInsertionPointToStart(copy.getBody());
+    Value never = builder.create<arith::ConstantIntOp>(loop.getLoc(), 0, 1);
     mapping.lookup(condition).replaceAllUsesWith(never);
     if (failed(resolveVersion(copy.getRegion())))
       return loop.emitError("stn-unswitch-column-tests: simplifying the copy did not converge");
@@ -163,7 +163,6 @@ struct UnswitchColumnTestsPass
   static bool versionOnScan(scf::ForOp loop, scf::ForOp copy, Value condition,
                             ArrayRef<Operation *> slice) {
     Location loc = loop.getLoc();
-    Operation *never = copy->getPrevNode();
     OpBuilder builder(loop);
     Value none = builder.create<arith::ConstantIntOp>(loc, 0, 32);
     auto scan = builder.create<scf::ForOp>(
@@ -188,8 +187,6 @@ struct UnswitchColumnTestsPass
       copy->moveBefore(versions.elseBlock()->getTerminator());
     else
       copy->erase();
-    if (never->use_empty())
-      never->erase();
     return copyWorks;
   }
 };
