@@ -46,6 +46,18 @@ bool sameDomain(const Domain &a, const Domain &b) {
          sameRange(a.vertical, b.vertical);
 }
 
+bool rangeContains(const IndexRange &outer, const IndexRange &inner) {
+  return boundAtMost(outer.lb, inner.lb) && boundAtMost(inner.ub, outer.ub);
+}
+
+bool containsDomain(const Domain &outer, const Domain &inner) {
+  auto holds = [](const std::optional<IndexRange> &big, const std::optional<IndexRange> &small) {
+    return big && small ? rangeContains(*big, *small) : big.has_value() == small.has_value();
+  };
+  return outer.points == inner.points && holds(outer.horizontal, inner.horizontal) &&
+         holds(outer.vertical, inner.vertical);
+}
+
 bool disjointDomains(const Domain &a, const Domain &b) {
   for (auto [x, y] : {std::pair(a.horizontal, b.horizontal), std::pair(a.vertical, b.vertical)})
     if (x && y && (sameBound(x->ub, y->lb) || sameBound(y->ub, x->lb)))
@@ -162,6 +174,22 @@ std::optional<int64_t> constantDifference(Value a, Value b) {
   return difference.constant;
 }
 
+bool boundAtMost(Value a, Value b) {
+  if (!a || !b)
+    return false;
+  if (std::optional<int64_t> difference = constantDifference(a, b))
+    return *difference <= 0;
+  if (auto min = a.getDefiningOp<arith::MinSIOp>())
+    return boundAtMost(min.getLhs(), b) || boundAtMost(min.getRhs(), b);
+  if (auto max = b.getDefiningOp<arith::MaxSIOp>())
+    return boundAtMost(a, max.getLhs()) || boundAtMost(a, max.getRhs());
+  if (auto min = b.getDefiningOp<arith::MinSIOp>())
+    return boundAtMost(a, min.getLhs()) && boundAtMost(a, min.getRhs());
+  if (auto max = a.getDefiningOp<arith::MaxSIOp>())
+    return boundAtMost(max.getLhs(), b) && boundAtMost(max.getRhs(), b);
+  return false;
+}
+
 std::optional<int64_t> getConstantBound(Value value) {
   APInt constant;
   if (value && matchPattern(value, m_ConstantInt(&constant)))
@@ -182,14 +210,18 @@ Value BoundsBuilder::add(Value value, int64_t offset) {
 }
 
 Value BoundsBuilder::min(Value a, Value b) {
-  if (std::optional<int64_t> difference = constantDifference(a, b))
-    return *difference <= 0 ? a : b;
+  if (boundAtMost(a, b))
+    return a;
+  if (boundAtMost(b, a))
+    return b;
   return builder.create<arith::MinSIOp>(loc, a, b);
 }
 
 Value BoundsBuilder::max(Value a, Value b) {
-  if (std::optional<int64_t> difference = constantDifference(a, b))
-    return *difference >= 0 ? a : b;
+  if (boundAtMost(b, a))
+    return a;
+  if (boundAtMost(a, b))
+    return b;
   return builder.create<arith::MaxSIOp>(loc, a, b);
 }
 

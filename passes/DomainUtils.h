@@ -23,6 +23,11 @@ bool sameBound(mlir::Value a, mlir::Value b);
 /// `a - b` when it is a constant (the two differ only in a constant term).
 std::optional<int64_t> constantDifference(mlir::Value a, mlir::Value b);
 
+/// Whether `a <= b` for every value of the parameters: by a constant
+/// difference, or through the min and max that hulls and images build
+/// (`min(x, y) <= x`, `x <= max(x, y)`).
+bool boundAtMost(mlir::Value a, mlir::Value b);
+
 /// A half-open range of indices given by two program-level i32 values.
 /// Ranges compare by value (`sameBound`), not by SSA identity.
 struct IndexRange {
@@ -48,6 +53,13 @@ Domain getDomain(stn::KernelOp kernel);
 bool sameRange(const std::optional<IndexRange> &a, const std::optional<IndexRange> &b);
 /// The same horizontal and vertical ranges (by value).
 bool sameDomain(const Domain &a, const Domain &b);
+
+/// Whether `outer` provably holds every index of `inner`.
+bool rangeContains(const IndexRange &outer, const IndexRange &inner);
+
+/// Whether every point of `inner` provably lies in `outer`: the same point
+/// list, and on each axis a range that holds the other's.
+bool containsDomain(const Domain &outer, const Domain &inner);
 
 /// True when the two domains provably share no point: on one axis one range
 /// ends where the other begins.

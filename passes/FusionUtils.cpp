@@ -185,12 +185,24 @@ static SmallVector<VerticalKind> verticalKinds(ApplyOp apply) {
   return kinds;
 }
 
-/// One application computes results of one vertical kind: the union of a
-/// half-level domain and a full-level one may reach past the full levels.
-static bool sameVerticalKinds(ApplyOp a, ApplyOp b) {
+/// One application computes results of one vertical kind, or of both when
+/// each part with full-level results runs over the other's levels too: the
+/// hull of a half-level domain and a full-level one may otherwise reach past
+/// the full levels.
+static bool levelsFitVerticalKinds(ApplyOp a, ApplyOp b) {
   SmallVector<VerticalKind> kinds = verticalKinds(a);
   llvm::append_range(kinds, verticalKinds(b));
-  return llvm::all_equal(kinds);
+  if (llvm::all_equal(kinds))
+    return true;
+  if (llvm::is_contained(kinds, VerticalKind::None))
+    return false;
+  std::optional<IndexRange> levelsOfA = getDomain(a).vertical, levelsOfB = getDomain(b).vertical;
+  if (!levelsOfA || !levelsOfB)
+    return false;
+  return (!llvm::is_contained(verticalKinds(a), VerticalKind::Full) ||
+          rangeContains(*levelsOfA, *levelsOfB)) &&
+         (!llvm::is_contained(verticalKinds(b), VerticalKind::Full) ||
+          rangeContains(*levelsOfB, *levelsOfA));
 }
 
 bool mergeFirstCompatiblePair(
@@ -202,7 +214,7 @@ bool mergeFirstCompatiblePair(
     for (ApplyOp later : llvm::ArrayRef(all).drop_front(i + 1)) {
       if (earlier->getBlock() != later->getBlock() || !earlier.isDomainInferred() ||
           !later.isDomainInferred() || earlier.getLocation() != later.getLocation() ||
-          !sameVerticalKinds(earlier, later) || !compatible(earlier, later) ||
+          !levelsFitVerticalKinds(earlier, later) || !compatible(earlier, later) ||
           readsResultOf(later, earlier) ||
           !interferenceBetween(earlier, later, later).empty())
         continue;
@@ -237,8 +249,8 @@ void explainUnmergedPairs(ProgramOp program, function_ref<bool(ApplyOp, ApplyOp)
           !later.isDomainInferred() || !compatible(earlier, later))
         continue;
       std::string why;
-      if (!sameVerticalKinds(earlier, later))
-        why = "one computes half levels, the other full levels";
+      if (!levelsFitVerticalKinds(earlier, later))
+        why = "one computes half levels, the other full levels on fewer of them";
       else if (earlier->getBlock() != later->getBlock())
         why = "they run under different conditions (if branches)";
       else if (readsResultOf(later, earlier))

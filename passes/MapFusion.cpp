@@ -53,7 +53,7 @@ public:
     SmallVector<ApplyOp> all = applies();
     for (auto [i, earlier] : llvm::enumerate(all))
       for (ApplyOp later : llvm::ArrayRef(all).drop_front(i + 1))
-        if (std::string why = sameDomains(earlier, later) && !readsResultOf(later, earlier)
+        if (std::string why = siblingDomains(earlier, later) && !readsResultOf(later, earlier)
                                   ? siblingCostRefusal(earlier, later)
                                   : "";
             !why.empty())
@@ -206,13 +206,22 @@ private:
     return true;
   }
 
-  /// Merges the first pair of applications over the same domain.
+  /// Merges the first pair of sibling applications the cost model allows.
   bool fuseOneSiblingPair() {
+    // The pair merged is the last one `compatible` was asked about.
+    bool sameDomainPair = false;
     return mergeFirstCompatiblePair(
         program,
-        [&](ApplyOp a, ApplyOp b) { return mergeable(a, b); },
+        [&](ApplyOp a, ApplyOp b) {
+          sameDomainPair = sameDomains(a, b);
+          return mergeable(a, b);
+        },
         [&](ApplyOp merged, const std::string &names) {
-          explain(merged, "fused siblings " + names + " (same domain): one kernel");
+          explain(merged, "fused siblings " + names +
+                              (sameDomainPair ? " (same domain): one kernel"
+                                              : " (one domain inside the other, both gather a "
+                                                "field through the same table): one kernel, the "
+                                                "inner part under a test of its range"));
         });
   }
 
@@ -220,8 +229,23 @@ private:
     return sameDomain(getDomain(a), getDomain(b));
   }
 
+  /// Siblings map fusion considers: over the same domain, or one inside the
+  /// other when both gather a field through the same table, which one kernel
+  /// reads once (the inner part runs under a test of its own range, and the
+  /// hull is the outer domain: no point is added).
+  static bool siblingDomains(ApplyOp a, ApplyOp b) {
+    if (sameDomains(a, b))
+      return true;
+    Domain domainOfA = getDomain(a), domainOfB = getDomain(b);
+    if (!containsDomain(domainOfA, domainOfB) && !containsDomain(domainOfB, domainOfA))
+      return false;
+    auto readsOfB = gatheredReads(b, b.getPoint());
+    return llvm::any_of(gatheredReads(a, a.getPoint()),
+                        [&](const auto &read) { return llvm::is_contained(readsOfB, read); });
+  }
+
   bool mergeable(ApplyOp a, ApplyOp b) const {
-    return sameDomains(a, b) && siblingCostRefusal(a, b).empty();
+    return siblingDomains(a, b) && siblingCostRefusal(a, b).empty();
   }
 
   /// Why one kernel of `a` and `b` would advance more address streams than

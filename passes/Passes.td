@@ -776,6 +776,58 @@ def UnswitchLoops : Pass<"stn-unswitch-loops", "::mlir::ModuleOp"> {
   let dependentDialects = ["::mlir::arith::ArithDialect", "::mlir::scf::SCFDialect"];
 }
 
+def SplitLevelLoops : Pass<"stn-split-level-loops", "::mlir::ModuleOp"> {
+  let summary = "Splits a loop over levels where a level test changes";
+  let description = [{
+    In the columns layout the `stn.simd` loop of a kernel runs over the levels
+    of one point, so a level test (`k > 0`, `k < nrdmax`: a comparison of the
+    loop's level with a bound defined outside the loop) is no longer uniform
+    in it, and the loop computes both sides of the select at every level and
+    reads what either needs: a fused kernel that updates `dwdx` from level 1
+    on reads `dwdx` at every level to keep its value at level 0. This pass
+    splits such a loop in two at the first level where the test changes
+    (the bound clamped to the loop's range), ICON's separate level loops: in
+    each part the test is a constant, folded away with what only the other
+    side needed (a write of the value the element already holds, too). Each
+    part is split again on its next test, at most `max-tests` deep. Values
+    the loop carries between levels flow from the first part into the
+    second. Tests of equality and loops with a step other than one are left
+    alone; in the flat and blocked layouts levels are the outer loop, where
+    `stn-unswitch-loops` decides the same tests.
+
+    Before:
+    ```mlir
+    scf.for %k = %kb to %ke step %c1 {
+      %level = stn.level(%k)
+      %above = arith.cmpi sgt, %level, %c0_i32 : i32
+      %old = stn.load %dwdx[%p, %k] : !stn.field<Cell x KHalf x f64>
+      %r = arith.select %above, %grad, %old : f64
+      stn.write %r to %dwdx at %p : !stn.point<Cell> level %k : f64, <Cell x KHalf x f64>
+    } {stn.simd}
+    ```
+    After:
+    ```mlir
+    %b = arith.index_cast %c0_i32 : i32 to index
+    %s = arith.addi %b, %c1 : index
+    %at = arith.maxsi (arith.minsi %s, %ke), %kb : index
+    scf.for %k = %kb to %at step %c1 {
+      (dwdx keeps its value: no write)
+    } {stn.simd}
+    scf.for %k = %at to %ke step %c1 {
+      stn.write %grad to %dwdx at %p : !stn.point<Cell> level %k : f64, <Cell x KHalf x f64>
+    } {stn.simd}
+    ```
+  }];
+  let options = [
+    Option<"maxTests", "max-tests", "int64_t", /*default=*/"2",
+           "Level tests a loop is split on at most (at most 2^n parts)">,
+  ];
+  let statistics = [
+    Statistic<"numSplit", "split", "Loops over levels split on a level test">,
+  ];
+  let dependentDialects = ["::mlir::arith::ArithDialect", "::mlir::scf::SCFDialect"];
+}
+
 def UnswitchMissingNeighbors : Pass<"stn-unswitch-missing-neighbors", "::mlir::ModuleOp"> {
   let summary = "Gives a C++ loop over points a copy without missing-neighbour guards";
   let description = [{

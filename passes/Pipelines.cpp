@@ -44,6 +44,9 @@ void buildFuseAll(OpPassManager &pm) {
   pm.addPass(createCanonicalizerPass());
   // After CSE: a value both sides of a select share is one value by then.
   pm.addPass(createUniformIf());
+  // The branches of one condition test one value: stn-unswitch-kernels
+  // splits a kernel once per condition.
+  pm.addPass(createCSEPass());
   pm.addPass(createColumnOrder());
   pm.addPass(createSinkToStores());
 }
@@ -175,6 +178,8 @@ void buildLoopLoweringPipeline(OpPassManager &pm) {
   pm.addPass(createCSEPass());
   pm.addPass(createCarryLevels());
   pm.addPass(createUnswitchLoops());
+  // The columns layout's loops over levels: after the uniform tests are decided.
+  pm.addPass(createSplitLevelLoops());
   // Before the split: each version's gathers move to its own scalar loop.
   pm.addPass(createUnswitchMissingNeighbors());
   pm.addPass(createSplitGatherLoops());

@@ -80,19 +80,49 @@ SmallVector<Operation *> ownOperations(arith::SelectOp select, unsigned sideInde
   return own;
 }
 
+/// For a select on `uniform && rest` (`uniform || rest`), the uniform
+/// operand, whose outcome alone decides the select when it fails (holds).
+Value uniformOperand(Value condition, ApplyOp apply, llvm::DenseMap<Value, bool> &uniform) {
+  Operation *op = condition.getDefiningOp();
+  if (!isa_and_nonnull<arith::AndIOp, arith::OrIOp>(op))
+    return {};
+  for (Value operand : op->getOperands())
+    if (isUniformIn(operand, apply, uniform))
+      return operand;
+  return {};
+}
+
 struct UniformIfPass : public fusec::impl::UniformIfBase<UniformIfPass> {
   void runOnOperation() override {
     getOperation().walk([&](ApplyOp apply) {
       llvm::DenseMap<Value, bool> uniform;
       SmallVector<arith::SelectOp> selects;
-      for (Operation &op : apply.getBody().front())
-        if (auto select = dyn_cast<arith::SelectOp>(op))
-          if (select.getCondition().getType().isInteger(1) &&
-              isUniformIn(select.getCondition(), apply, uniform))
-            selects.push_back(select);
-      for (arith::SelectOp select : selects)
+      apply.getBody().walk([&](arith::SelectOp select) {
+        if (select.getCondition().getType().isInteger(1) &&
+            (isUniformIn(select.getCondition(), apply, uniform) ||
+             uniformOperand(select.getCondition(), apply, uniform)))
+          selects.push_back(select);
+      });
+      for (arith::SelectOp select : selects) {
+        if (!isUniformIn(select.getCondition(), apply, uniform))
+          splitOffUniformOperand(select, uniformOperand(select.getCondition(), apply, uniform));
         branch(select, apply);
+      }
     });
+  }
+
+  /// `select(u && rest, a, b)` becomes `select(u, select(rest, a, b), b)`,
+  /// `select(u || rest, a, b)` becomes `select(u, a, select(rest, a, b))`.
+  void splitOffUniformOperand(arith::SelectOp select, Value uniform) {
+    Operation *junction = select.getCondition().getDefiningOp();
+    Value rest = junction->getOperand(junction->getOperand(0) == uniform ? 1 : 0);
+    OpBuilder builder(select);
+    Value inner = builder.create<arith::SelectOp>(select.getLoc(), rest, select.getTrueValue(),
+                                                  select.getFalseValue());
+    select.setOperand(0, uniform);
+    select.setOperand(isa<arith::AndIOp>(junction) ? 1 : 2, inner);
+    if (junction->use_empty())
+      junction->erase();
   }
 
   void branch(arith::SelectOp select, ApplyOp apply) {

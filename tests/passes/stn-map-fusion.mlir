@@ -561,6 +561,115 @@ module attributes {stn.target = "cpp"} {
 
 // -----
 
+// Siblings whose domains differ merge when one holds the other and both gather
+// a field through the same table (w's Laplacian over the cells its update reads,
+// the gradients on their own cells): the hull is the outer domain, the inner
+// part runs under a test of its range. Their results may be of both vertical
+// kinds when the full-level part runs over the other's levels.
+// CHECK-LABEL: stn.program @nested_siblings
+// CHECK: %[[LB:.*]] = arith.minsi %lo, %{{.*}} : i32
+// CHECK: %[[UB:.*]] = arith.maxsi %hi, %{{.*}} : i32
+// CHECK: apply on Cell[%[[LB]] : %[[UB]]] K[%{{.*}} : %{{.*}}] -> !stn.temp<Cell x K x f64>, !stn.temp<Cell x KHalf x f64>
+// CHECK: %[[IDX:.*]] = stn.index
+// CHECK: %[[GE:.*]] = arith.cmpi sge, %[[IDX]], %lo
+// CHECK: %[[LT:.*]] = arith.cmpi slt, %[[IDX]], %hi
+// CHECK: %[[IN:.*]] = arith.andi %[[GE]], %[[LT]]
+// CHECK: scf.if %[[IN]] -> (f64)
+// CHECK: attributes {name = "nabla2+gradient"}
+module attributes {stn.target = "cpp"} {
+  stn.connectivity @C2E2CO : Cell -> Cell [4]
+  stn.program @nested_siblings(%w: !stn.field<Cell x KHalf x f64> {stn.name = "w"},
+      %g: !stn.field<Cell x C2E2CO[4] x f64> {stn.name = "g"},
+      %a: !stn.field<Cell x K x f64> {stn.intent = 1 : i32, stn.name = "a"},
+      %b: !stn.field<Cell x KHalf x f64> {stn.intent = 1 : i32, stn.name = "b"},
+      %lo: i32 {stn.name = "lo"}, %hi: i32 {stn.name = "hi"}, %k0: i32, %k1: i32) {
+    %ilo, %ihi = stn.image %lo, %hi through @C2E2CO
+    %wlo = arith.minsi %lo, %ilo : i32
+    %whi = arith.maxsi %hi, %ihi : i32
+    // expected-remark @+1 {{fused siblings 'nabla2' and 'gradient' (one domain inside the other, both gather a field through the same table): one kernel, the inner part under a test of its range}}
+    %u = stn.apply on Cell[%wlo : %whi] K[%k0 : %k1] -> !stn.temp<Cell x K x f64> {
+    ^bb0(%p: !stn.point<Cell>):
+      %s = stn.reduce sum over @C2E2CO at %p : !stn.point<Cell> -> f64 {
+      ^bb0(%j: index, %n: !stn.point<Cell>):
+        %x = stn.load %w[%n, k] : !stn.field<Cell x KHalf x f64>
+        stn.yield %x : f64
+      }
+      stn.yield %s : f64
+    } attributes {name = "nabla2"}
+    %v = stn.apply on Cell[%lo : %hi] K[%k0 : %k1] -> !stn.temp<Cell x KHalf x f64> {
+    ^bb0(%p: !stn.point<Cell>):
+      %s = stn.reduce sum over @C2E2CO at %p : !stn.point<Cell> -> f64 {
+      ^bb0(%j: index, %n: !stn.point<Cell>):
+        %c = stn.load %g[%p, nbr %j] : !stn.field<Cell x C2E2CO[4] x f64>
+        %x = stn.load %w[%n, k] : !stn.field<Cell x KHalf x f64>
+        %m = arith.mulf %c, %x : f64
+        stn.yield %m : f64
+      }
+      stn.yield %s : f64
+    } attributes {name = "gradient"}
+    stn.store %u to %a on Cell[%wlo : %whi] K[%k0 : %k1] : !stn.temp<Cell x K x f64> to !stn.field<Cell x K x f64>
+    stn.store %v to %b on Cell[%lo : %hi] K[%k0 : %k1] : !stn.temp<Cell x KHalf x f64> to !stn.field<Cell x KHalf x f64>
+    stn.return
+  }
+}
+
+// -----
+
+// Nested domains without a field gathered in common stay apart (nothing would
+// be read once instead of twice), and so do a full-level part and a
+// half-level one over more levels: the hull would reach past the full levels.
+// CHECK-LABEL: stn.program @nested_siblings_kept_apart
+// CHECK-COUNT-3: apply on Cell
+module attributes {stn.target = "cpp"} {
+  stn.connectivity @C2E2CO : Cell -> Cell [4]
+  stn.program @nested_siblings_kept_apart(%w: !stn.field<Cell x KHalf x f64> {stn.name = "w"},
+      %x: !stn.field<Cell x KHalf x f64> {stn.name = "x"},
+      %a: !stn.field<Cell x K x f64> {stn.intent = 1 : i32, stn.name = "a"},
+      %b: !stn.field<Cell x KHalf x f64> {stn.intent = 1 : i32, stn.name = "b"},
+      %c: !stn.field<Cell x KHalf x f64> {stn.intent = 1 : i32, stn.name = "c"},
+      %lo: i32 {stn.name = "lo"}, %hi: i32 {stn.name = "hi"}, %k0: i32, %k1: i32) {
+    %ilo, %ihi = stn.image %lo, %hi through @C2E2CO
+    %wlo = arith.minsi %lo, %ilo : i32
+    %whi = arith.maxsi %hi, %ihi : i32
+    %k2 = arith.addi %k1, %k0 : i32
+    %kup = arith.maxsi %k1, %k2 : i32
+    %u = stn.apply on Cell[%lo : %hi] K[%k0 : %k1] -> !stn.temp<Cell x K x f64> {
+    ^bb0(%p: !stn.point<Cell>):
+      %s = stn.reduce sum over @C2E2CO at %p : !stn.point<Cell> -> f64 {
+      ^bb0(%j: index, %n: !stn.point<Cell>):
+        %y = stn.load %w[%n, k] : !stn.field<Cell x KHalf x f64>
+        stn.yield %y : f64
+      }
+      stn.yield %s : f64
+    } attributes {name = "nabla2"}
+    // expected-remark @+1 {{siblings not merged with 'nabla2': one computes half levels, the other full levels on fewer of them}}
+    %v = stn.apply on Cell[%wlo : %whi] K[%k0 : %kup] -> !stn.temp<Cell x KHalf x f64> {
+    ^bb0(%p: !stn.point<Cell>):
+      %s = stn.reduce sum over @C2E2CO at %p : !stn.point<Cell> -> f64 {
+      ^bb0(%j: index, %n: !stn.point<Cell>):
+        %y = stn.load %w[%n, k] : !stn.field<Cell x KHalf x f64>
+        stn.yield %y : f64
+      }
+      stn.yield %s : f64
+    } attributes {name = "longer"}
+    %t = stn.apply on Cell[%lo : %hi] K[%k0 : %kup] -> !stn.temp<Cell x KHalf x f64> {
+    ^bb0(%p: !stn.point<Cell>):
+      %s = stn.reduce sum over @C2E2CO at %p : !stn.point<Cell> -> f64 {
+      ^bb0(%j: index, %n: !stn.point<Cell>):
+        %y = stn.load %x[%n, k] : !stn.field<Cell x KHalf x f64>
+        stn.yield %y : f64
+      }
+      stn.yield %s : f64
+    } attributes {name = "other"}
+    stn.store %u to %a on Cell[%lo : %hi] K[%k0 : %k1] : !stn.temp<Cell x K x f64> to !stn.field<Cell x K x f64>
+    stn.store %v to %b on Cell[%wlo : %whi] K[%k0 : %kup] : !stn.temp<Cell x KHalf x f64> to !stn.field<Cell x KHalf x f64>
+    stn.store %t to %c on Cell[%lo : %hi] K[%k0 : %kup] : !stn.temp<Cell x KHalf x f64> to !stn.field<Cell x KHalf x f64>
+    stn.return
+  }
+}
+
+// -----
+
 // The CUDA target merges the same pair: threads hide the gathers' latency.
 // CHECK-LABEL: stn.program @unrelated_gathers_on_gpu
 // CHECK: attributes {name = "update+gradient"}

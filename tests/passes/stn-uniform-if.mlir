@@ -129,3 +129,43 @@ stn.program @nothing_to_move(%f: !stn.field<Cell x K x f64>, %g: !stn.field<Cell
   stn.store %t to %o on Cell[%lo : %hi] K[%k0 : %k1] : !stn.temp<Cell x K x f64> to !stn.field<Cell x K x f64>
   stn.return
 }
+
+// -----
+
+// A condition that is a conjunction with a uniform operand (`type_shear == 2
+// && k > 0`): the uniform operand branches, the rest stays a select inside the
+// branch taken when it holds; otherwise the false side is the result, and the
+// gradient only the other side needs is not computed.
+// CHECK-LABEL: stn.program @uniform_operand
+// CHECK-SAME: %[[DWDX:arg[0-9]+]]: !stn.field<Cell x K x f64> {stn.intent = 2 : i32}, %[[FLAG:arg[0-9]+]]: i1
+// CHECK:      %[[OLD:.*]] = stn.load %[[DWDX]]
+// CHECK:      scf.if %[[FLAG]] -> (f64) {
+// CHECK:        %[[ABOVE:.*]] = arith.cmpi sgt
+// CHECK:        %[[G:.*]] = stn.reduce
+// CHECK:        %[[S:.*]] = arith.select %[[ABOVE]], %[[G]], %[[OLD]] : f64
+// CHECK-NEXT:   scf.yield %[[S]] : f64
+// CHECK-NEXT: } else {
+// CHECK-NEXT:   scf.yield %[[OLD]] : f64
+// CHECK-NEXT: }
+stn.connectivity @C2E2C : Cell -> Cell [3]
+stn.program @uniform_operand(%w: !stn.field<Cell x K x f64>,
+    %dwdx: !stn.field<Cell x K x f64> {stn.intent = 2 : i32},
+    %flag: i1, %lo: i32, %hi: i32, %k0: i32, %k1: i32) {
+  %t = stn.apply on Cell[%lo : %hi] K[%k0 : %k1] -> !stn.temp<Cell x K x f64> {
+  ^bb0(%p: !stn.point<Cell>):
+    %level = stn.level
+    %zero = arith.constant 0 : i32
+    %above = arith.cmpi sgt, %level, %zero : i32
+    %both = arith.andi %flag, %above : i1
+    %g = stn.reduce sum over @C2E2C at %p : !stn.point<Cell> -> f64 {
+    ^bb0(%j: index, %n: !stn.point<Cell>):
+      %x = stn.load %w[%n, k] : !stn.field<Cell x K x f64>
+      stn.yield %x : f64
+    }
+    %old = stn.load %dwdx[%p, k] : !stn.field<Cell x K x f64>
+    %r = arith.select %both, %g, %old : f64
+    stn.yield %r : f64
+  }
+  stn.store %t to %dwdx on Cell[%lo : %hi] K[%k0 : %k1] : !stn.temp<Cell x K x f64> to !stn.field<Cell x K x f64>
+  stn.return
+}
