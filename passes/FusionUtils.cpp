@@ -320,10 +320,14 @@ FailureOr<ApplyOp> mergeApplies(ApplyOp earlier, ApplyOp later) {
   if (Value points = earlier.getPoints())
     merged.setPointList(points);
   // Parts of one application (stn-split-applies) keep its name when merged again.
-  std::string name = earlier.getName() && earlier.getName() == later.getName()
-                         ? earlier.getName()->str()
-                         : (earlier.getName().value_or("apply") + "+" +
-                            later.getName().value_or("apply")).str();
+  StringRef earlierName = earlier.getName().value_or("apply");
+  StringRef laterName = later.getName().value_or("apply");
+  SmallVector<StringRef> earlierParts;
+  earlierName.split(earlierParts, '+');
+  std::string name = earlier.getName() && later.getName() &&
+                             llvm::is_contained(earlierParts, laterName)
+                         ? earlierName.str()
+                         : (earlierName + "+" + laterName).str();
   merged.setNameAttr(builder.getStringAttr(name));
   if (auto kblock = std::max(earlier.getKblock().value_or(1), later.getKblock().value_or(1));
       kblock > 1)

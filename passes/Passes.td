@@ -157,7 +157,14 @@ def MapFusion : Pass<"stn-map-fusion", "::mlir::ModuleOp"> {
     Sibling fusion: applications on the same location over the same domain
     become one application (their inputs are loaded once, one launch), when
     the later one reads no result of the earlier and nothing in between
-    writes what it reads. On the `cpp` target two siblings that both read
+    writes what it reads. So do two whose domains nest (provably: the outer
+    bounds are min and max over the inner ones, as domain inference builds
+    them for an image) when both gather a field through the same table: the
+    merged application runs over the outer domain and the inner part under a
+    test of its range, so no point is added and the shared field is read
+    once (w's Laplacian, over the cells its update reads, with the gradients
+    on their own cells). Results of both vertical kinds share an application
+    only when each part with full-level results runs over the other's levels. On the `cpp` target two siblings that both read
     through neighbour tables stay apart unless they gather a field in common:
     scalar CPU code keeps an address stream per gathered field and neighbour,
     and the merged kernel spills where its parts did not (docs/bench.md).
@@ -1357,8 +1364,12 @@ def UniformIf : Pass<"stn-uniform-if", "::mlir::ModuleOp"> {
     `scf.if` on the condition and moves into each branch the operations only
     that side needs (loads and reductions included: they read, so running
     them in fewer cases changes no result). Operations both sides use stay
-    before the branch. A select whose sides have nothing of their own, or
-    whose condition varies between points, is left alone.
+    before the branch. A select on a conjunction or disjunction with a uniform
+    operand (`type_shear == 2 && k > 0`) branches on that operand: `select(u
+    && rest, a, b)` is `u ? select(rest, a, b) : b`, `select(u || rest, a, b)`
+    is `u ? a : select(rest, a, b)`. A select whose sides have nothing of
+    their own, or whose condition varies between points otherwise, is left
+    alone.
 
     Before:
     ```mlir
