@@ -334,6 +334,8 @@ struct MapFusionPass : public fusec::impl::MapFusionBase<MapFusionPass> {
       weights.gather = gatherWeight;
     if (addressStreams >= 0)
       weights.addressStreams = addressStreams;
+    if (mixDataDependentLevels >= 0)
+      weights.mixDataDependentLevels = mixDataDependentLevels != 0;
     getOperation().walk([&](ProgramOp program) {
       MapFusion(program, recompute, weights, target).run();
     });

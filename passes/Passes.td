@@ -213,6 +213,9 @@ def MapFusion : Pass<"stn-map-fusion", "::mlir::ModuleOp"> {
     Option<"addressStreams", "address-streams", "int64_t", /*default=*/"-1",
            "Address streams one kernel may advance; fusion past it is refused (0: no limit; "
            "default: the target's)">,
+    Option<"mixDataDependentLevels", "mix-data-dependent-levels", "int64_t", /*default=*/"-1",
+           "Whether an application reading at data-dependent levels fuses with one that does "
+           "not (1 or 0; default: the target's)">,
   ];
   let dependentDialects = ["::mlir::arith::ArithDialect", "::mlir::scf::SCFDialect"];
 }

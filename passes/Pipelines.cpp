@@ -77,7 +77,8 @@ std::string describeValidPipelines() {
     text += pipeline.name.str() + ", ";
   text += "or a comma-separated list of those and of passes:";
   for (llvm::StringRef pass :
-       {"stn-map-fusion{recompute=true bytes-weight=25 gather-weight=14 address-streams=20}",
+       {"stn-map-fusion{recompute=true bytes-weight=25 gather-weight=14 address-streams=20 "
+        "mix-data-dependent-levels=1}",
         "stn-merge-vertical",
         "stn-remove-redundant-arrays", "stn-fuse-across-lists{points-per-entry=100}",
         "stn-split-applies",

@@ -2,6 +2,7 @@
 // RUN: %fusec-opt %s -split-input-file -stn-map-fusion="bytes-weight=0" -mlir-print-op-on-diagnostic=false | FileCheck %s --check-prefix=NOCOST
 // RUN: %fusec-opt %s -split-input-file -stn-map-fusion="gather-weight=2" -mlir-print-op-on-diagnostic=false | FileCheck %s --check-prefix=GATHER2
 // RUN: %fusec-opt %s -split-input-file -stn-map-fusion="address-streams=0" -mlir-print-op-on-diagnostic=false | FileCheck %s --check-prefix=STREAMS0
+// RUN: %fusec-opt %s -split-input-file -stn-map-fusion="mix-data-dependent-levels=1" -mlir-print-op-on-diagnostic=false | FileCheck %s --check-prefix=MIX
 
 
 // Centre read at K-1: the producer is cloned at the shifted level.
@@ -954,9 +955,13 @@ module attributes {stn.target = "cpp"} {
 
 // -----
 
+// The option `mix-data-dependent-levels=1` fuses them.
 // CHECK-LABEL: stn.program @data_dependent_levels_in_columns
 // CHECK: attributes {name = "square"}
 // CHECK: attributes {name = "shifted"}
+// MIX-LABEL: stn.program @data_dependent_levels_in_columns
+// MIX-NOT: attributes {name = "square"}
+// MIX: attributes {name = "shifted"}
 module attributes {stn.target = "cpp", stn.layout = "columns"} {
   stn.program @data_dependent_levels_in_columns(%a: !stn.field<Cell x K x f64>, %b: !stn.field<Cell x K x f64>,
       %off: !stn.field<Cell x K x i32>, %o: !stn.field<Cell x K x f64> {stn.intent = 1 : i32},
