@@ -63,6 +63,17 @@ LogicalResult fusec::resolveVersion(Region &side) {
   return simplify(side);
 }
 
+void fusec::visitConditions(scf::ForOp loop, function_ref<bool(Value)> visit) {
+  loop.getBody()->walk<WalkOrder::PreOrder>([&](Operation *op) {
+    Value condition;
+    if (auto select = dyn_cast<arith::SelectOp>(op))
+      condition = select.getCondition();
+    else if (auto branch = dyn_cast<scf::IfOp>(op))
+      condition = branch.getCondition();
+    return condition && visit(condition) ? WalkResult::interrupt() : WalkResult::advance();
+  });
+}
+
 SmallVector<scf::ForOp> fusec::simdLoopsIn(Region &region) {
   SmallVector<scf::ForOp> loops;
   region.walk([&](scf::ForOp loop) {

@@ -11,6 +11,7 @@
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/IR/Region.h"
 
+#include "llvm/ADT/STLFunctionalExtras.h"
 #include "llvm/ADT/SmallVector.h"
 
 namespace fusec {
@@ -21,6 +22,10 @@ namespace fusec {
 /// that keeps the old value), then what is left without a use and loops left
 /// without a body. Fails when the folding does not converge.
 mlir::LogicalResult resolveVersion(mlir::Region &side);
+
+/// Calls `visit` with the condition of each select and branch in `loop`, in
+/// body order, until it returns true.
+void visitConditions(mlir::scf::ForOp loop, llvm::function_ref<bool(mlir::Value)> visit);
 
 /// The `stn.simd` loops in `region`, in body order.
 llvm::SmallVector<mlir::scf::ForOp> simdLoopsIn(mlir::Region &region);

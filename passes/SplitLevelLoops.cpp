@@ -68,12 +68,9 @@ std::optional<LevelTest> firstLevelTest(scf::ForOp loop) {
       for (Value operand : op->getOperands())
         search(operand);
   };
-  loop.getBody()->walk<WalkOrder::PreOrder>([&](Operation *op) {
-    if (auto select = dyn_cast<arith::SelectOp>(op))
-      search(select.getCondition());
-    else if (auto branch = dyn_cast<scf::IfOp>(op))
-      search(branch.getCondition());
-    return found ? WalkResult::interrupt() : WalkResult::advance();
+  visitConditions(loop, [&](Value condition) {
+    search(condition);
+    return found.has_value();
   });
   return found;
 }

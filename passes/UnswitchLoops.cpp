@@ -52,16 +52,7 @@ Value uniformPart(Value condition, scf::ForOp loop) {
 /// part of one, that is the same for every point of the loop.
 Value firstUniformCondition(scf::ForOp loop) {
   Value found;
-  loop.getBody()->walk<WalkOrder::PreOrder>([&](Operation *op) {
-    Value condition;
-    if (auto select = dyn_cast<arith::SelectOp>(op))
-      condition = select.getCondition();
-    else if (auto branch = dyn_cast<scf::IfOp>(op))
-      condition = branch.getCondition();
-    if (condition)
-      found = uniformPart(condition, loop);
-    return found ? WalkResult::interrupt() : WalkResult::advance();
-  });
+  visitConditions(loop, [&](Value condition) { return bool(found = uniformPart(condition, loop)); });
   return found;
 }
 
