@@ -798,8 +798,12 @@ def SplitLevelLoops : Pass<"stn-split-level-loops", "::mlir::ModuleOp"> {
     splits such a loop in two at the first level where the test changes
     (the bound clamped to the loop's range), ICON's separate level loops: in
     each part the test is a constant, folded away with what only the other
-    side needed (a write of the value the element already holds, too). Each
-    part is split again on its next test, at most `max-tests` deep. Values
+    side needed (a write of the value the element already holds, too); a
+    part left empty goes. The split is kept only when some part reads less
+    than the loop did: a test that only picks which stores run buys nothing
+    for the loops it costs (measured: `none`'s damping-layer kernel of w,
+    split into four loops, ran slower), and the next test is tried instead.
+    Each part is split again on its next test, at most `max-tests` deep. Values
     the loop carries between levels flow from the first part into the
     second. Tests of equality and loops with a step other than one are left
     alone; in the flat and blocked layouts levels are the outer loop, where

@@ -55,24 +55,32 @@ std::optional<LevelTest> levelTestOf(Value condition, scf::ForOp loop) {
   return LevelTest{condition, bound, end->offset, end->lower};
 }
 
-/// The first level test (in body order) among the conditions of the selects
-/// and branches in `loop` and the conjunctions and disjunctions they are made of.
-std::optional<LevelTest> firstLevelTest(scf::ForOp loop) {
-  std::optional<LevelTest> found;
+/// The level tests (in body order) among the conditions of the selects and
+/// branches in `loop` and the conjunctions and disjunctions they are made of.
+SmallVector<LevelTest> levelTests(scf::ForOp loop) {
+  SmallVector<LevelTest> tests;
   std::function<void(Value)> search = [&](Value condition) {
-    if (found)
+    if (llvm::any_of(tests, [&](const LevelTest &test) { return test.condition == condition; }))
       return;
-    if ((found = levelTestOf(condition, loop)))
+    if (std::optional<LevelTest> test = levelTestOf(condition, loop)) {
+      tests.push_back(*test);
       return;
+    }
     if (Operation *op = condition.getDefiningOp(); isa_and_nonnull<arith::AndIOp, arith::OrIOp>(op))
       for (Value operand : op->getOperands())
         search(operand);
   };
   visitConditions(loop, [&](Value condition) {
     search(condition);
-    return found.has_value();
+    return false;
   });
-  return found;
+  return tests;
+}
+
+int64_t countLoads(scf::ForOp loop) {
+  int64_t loads = 0;
+  loop.walk([&](LoadOp) { ++loads; });
+  return loads;
 }
 
 struct SplitLevelLoopsPass : public fusec::impl::SplitLevelLoopsBase<SplitLevelLoopsPass> {
@@ -84,21 +92,43 @@ struct SplitLevelLoopsPass : public fusec::impl::SplitLevelLoopsBase<SplitLevelL
         return signalPassFailure();
   }
 
-  /// Splits `loop` where its first level test changes, then each part on its
-  /// next test, at most `budget` tests deep.
+  /// Splits `loop` where the first of its level tests that pays changes, then
+  /// each part on its next, at most `budget` tests deep.
   LogicalResult split(scf::ForOp loop, int64_t budget) {
     if (budget <= 0 || !matchPattern(loop.getStep(), m_One()))
       return success();
-    std::optional<LevelTest> test = firstLevelTest(loop);
-    if (!test)
+    for (const LevelTest &test : levelTests(loop)) {
+      FailureOr<SmallVector<scf::ForOp>> parts = trySplit(loop, test);
+      if (failed(parts))
+        return failure();
+      if (parts->empty())
+        continue;
+      for (scf::ForOp part : *parts)
+        if (failed(split(part, budget - 1)))
+          return failure();
       return success();
+    }
+    return success();
+  }
+
+  /// Splits `loop` in two at the first level where `test` changes and folds
+  /// each part; the parts left with work to do, or none when no part reads
+  /// less than the loop (only the stores' tests would go: the split costs
+  /// loops and buys nothing, and `loop` stays as it was).
+  FailureOr<SmallVector<scf::ForOp>> trySplit(scf::ForOp loop, const LevelTest &test) {
+    // Everything the attempt builds goes right before `loop`.
+    Operation *before = loop->getPrevNode();
+    auto rollBack = [&]() {
+      while (loop->getPrevNode() != before)
+        loop->getPrevNode()->erase();
+    };
     Location loc = loop.getLoc();
     OpBuilder builder(loop);
     // The first level where the test changes, clamped to the loop's range.
-    Value at = builder.createOrFold<arith::IndexCastOp>(loc, builder.getIndexType(), test->bound);
-    if (test->offset != 0)
+    Value at = builder.createOrFold<arith::IndexCastOp>(loc, builder.getIndexType(), test.bound);
+    if (test.offset != 0)
       at = builder.createOrFold<arith::AddIOp>(
-          loc, at, builder.create<arith::ConstantIndexOp>(loc, test->offset));
+          loc, at, builder.create<arith::ConstantIndexOp>(loc, test.offset));
     at = builder.createOrFold<arith::MaxSIOp>(
         loc, builder.createOrFold<arith::MinSIOp>(loc, at, loop.getUpperBound()),
         loop.getLowerBound());
@@ -107,9 +137,9 @@ struct SplitLevelLoopsPass : public fusec::impl::SplitLevelLoopsBase<SplitLevelL
     SmallVector<Operation *> outcomes;
     for (bool below : {true, false}) {
       IRMapping mapping;
-      outcomes.push_back(builder.create<arith::ConstantIntOp>(loc, below != test->lower, 1));
+      outcomes.push_back(builder.create<arith::ConstantIntOp>(loc, below != test.lower, 1));
       auto part = cast<scf::ForOp>(builder.clone(*loop, mapping));
-      mapping.lookup(test->condition).replaceAllUsesWith(outcomes.back()->getResult(0));
+      mapping.lookup(test.condition).replaceAllUsesWith(outcomes.back()->getResult(0));
       if (below)
         part.setUpperBound(at);
       else {
@@ -119,31 +149,38 @@ struct SplitLevelLoopsPass : public fusec::impl::SplitLevelLoopsBase<SplitLevelL
       }
       parts.push_back(part);
     }
+    for (scf::ForOp part : parts)
+      if (failed(resolveVersion(part.getRegion()))) {
+        rollBack();
+        return loop.emitError("stn-split-level-loops: simplifying a part did not converge");
+      }
+    int64_t loads = countLoads(loop);
+    if (llvm::none_of(parts, [&](scf::ForOp part) { return countLoads(part) < loads; })) {
+      rollBack();
+      return SmallVector<scf::ForOp>();
+    }
+
     loop.replaceAllUsesWith(parts.back().getResults());
     loop.erase();
-    numSplit++;
-    if (auto diag = remark("stn-split-level-loops", parts.back()))
-      *diag << "loop over levels split where a level test changes (the test holds for "
-            << (test->lower ? "k >= " : "k < ") << "bound"
-            << (test->offset > 0 ? " + " : test->offset < 0 ? " - " : "")
-            << (test->offset != 0 ? std::to_string(std::abs(test->offset)) : "")
-            << "): each part without it";
-    for (scf::ForOp part : parts)
-      if (failed(resolveVersion(part.getRegion())))
-        return part.emitError("stn-split-level-loops: simplifying a part did not converge");
     for (Operation *outcome : outcomes)
       if (outcome->use_empty())
         outcome->erase();
+    numSplit++;
+    if (auto diag = remark("stn-split-level-loops", parts.back()))
+      *diag << "loop over levels split where a level test changes (the test holds for "
+            << (test.lower ? "k >= " : "k < ") << "bound"
+            << (test.offset > 0 ? " + " : test.offset < 0 ? " - " : "")
+            << (test.offset != 0 ? std::to_string(std::abs(test.offset)) : "")
+            << "): each part without it, one reads less";
+    // A part left with nothing to do (the levels where a field keeps its value) goes.
+    SmallVector<scf::ForOp> busy;
     for (scf::ForOp part : parts) {
-      // A part left with nothing to do (the levels where a field keeps its value) goes.
-      if (part.getNumResults() == 0 && part.getBody()->without_terminator().empty()) {
+      if (part.getNumResults() == 0 && part.getBody()->without_terminator().empty())
         part.erase();
-        continue;
-      }
-      if (failed(split(part, budget - 1)))
-        return failure();
+      else
+        busy.push_back(part);
     }
-    return success();
+    return busy;
   }
 };
 

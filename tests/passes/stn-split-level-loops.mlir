@@ -23,7 +23,7 @@ module attributes {stn.target = "cpp", stn.layout = "columns"} {
     %c0 = arith.constant 0 : index
     %z = arith.constant 0 : i32
     %n = stn.nlev : i32
-    // expected-remark @+1 {{loop over levels split where a level test changes (the test holds for k >= bound + 1): each part without it}}
+    // expected-remark @+1 {{loop over levels split where a level test changes (the test holds for k >= bound + 1): each part without it, one reads less}}
     stn.kernel "gradient" on Cell[%lo : %hi] K[%z : %n] {
     ^bb0(%p: !stn.point<Cell>):
       %level = stn.level
@@ -65,12 +65,13 @@ module attributes {stn.target = "cpp", stn.layout = "columns"} {
 // ONE-NEXT:  return
 module attributes {stn.target = "cpp", stn.layout = "columns"} {
   stn.program @two_tests(%w: !stn.field<Cell x K x f64> {stn.name = "w"},
+      %coef: !stn.field<Cell x K x f64> {stn.name = "coef"},
       %out: !stn.field<Cell x K x f64> {stn.intent = 1 : i32, stn.name = "out"},
       %nrdmax: i32, %lo: i32, %hi: i32) {
     %z = arith.constant 0 : i32
     %n = stn.nlev : i32
-    // expected-remark @+2 {{loop over levels split where a level test changes (the test holds for k >= bound + 1): each part without it}}
-    // expected-remark @+1 {{loop over levels split where a level test changes (the test holds for k < bound - 1): each part without it}}
+    // expected-remark @+2 {{loop over levels split where a level test changes (the test holds for k >= bound + 1): each part without it, one reads less}}
+    // expected-remark @+1 {{loop over levels split where a level test changes (the test holds for k < bound - 1): each part without it, one reads less}}
     stn.kernel "update" on Cell[%lo : %hi] K[%z : %n] {
     ^bb0(%p: !stn.point<Cell>):
       %level = stn.level
@@ -79,7 +80,8 @@ module attributes {stn.target = "cpp", stn.layout = "columns"} {
       %damped = arith.cmpi sgt, %nrdmax, %next : i32
       %both = arith.andi %above, %damped : i1
       %a = stn.load %w[%p, k] : !stn.field<Cell x K x f64>
-      %d = arith.mulf %a, %a : f64
+      %c = stn.load %coef[%p, k] : !stn.field<Cell x K x f64>
+      %d = arith.mulf %a, %c : f64
       %r = arith.select %both, %d, %a : f64
       stn.write %r to %out at %p : !stn.point<Cell> : f64, !stn.field<Cell x K x f64>
     }
@@ -96,6 +98,7 @@ module attributes {stn.target = "cpp", stn.layout = "columns"} {
 // CHECK:      scf.for %{{.*}} = %[[AT]] to %{{.*}} step %{{.*}} iter_args(%{{.*}} = %[[LOW]]) -> (f64)
 module attributes {stn.target = "cpp", stn.layout = "columns"} {
   stn.program @carried(%w: !stn.field<Cell x K x f64> {stn.name = "w"},
+      %v: !stn.field<Cell x K x f64> {stn.name = "v"},
       %out: !stn.field<Cell x K x f64> {stn.intent = 1 : i32, stn.name = "out"},
       %top: i32, %lo: i32, %hi: i32) {
     %z = arith.constant 0 : i32
@@ -106,13 +109,14 @@ module attributes {stn.target = "cpp", stn.layout = "columns"} {
       %zero = arith.constant 0.0 : f64
       scf.for %h = %hb to %he step %c1 {
         %p = stn.point_at %h : !stn.point<Cell>
-        // expected-remark @+1 {{loop over levels split where a level test changes (the test holds for k < bound): each part without it}}
+        // expected-remark @+1 {{loop over levels split where a level test changes (the test holds for k < bound): each part without it, one reads less}}
         %sum = scf.for %k = %kb to %ke step %c1 iter_args(%acc = %zero) -> (f64) {
           %level = stn.level(%k)
           %low = arith.cmpi slt, %level, %top : i32
           %a = stn.load %w[%p, %k] : !stn.field<Cell x K x f64>
           %n = arith.addf %acc, %a : f64
-          %r = arith.select %low, %n, %a : f64
+          %b = stn.load %v[%p, %k] : !stn.field<Cell x K x f64>
+          %r = arith.select %low, %n, %b : f64
           stn.write %r to %out at %p : !stn.point<Cell> level %k : f64, <Cell x K x f64>
           scf.yield %n : f64
         } {stn.simd}
@@ -148,6 +152,33 @@ module attributes {stn.target = "cpp", stn.layout = "columns"} {
       %below = arith.cmpi slt, %level, %i : i32
       %s = arith.select %below, %r, %a : f64
       stn.write %s to %out at %p : !stn.point<Cell> : f64, !stn.field<Cell x K x f64>
+    }
+    stn.return
+  }
+}
+
+// -----
+
+// A test that only decides which stores run (both sides read the same): the
+// split would buy nothing for its loops, so the loop stays as it was.
+// CHECK-LABEL: kernel "stores_only"
+// CHECK:      arith.select
+// CHECK:      } {stn.simd}
+// CHECK-NOT:  {stn.simd}
+module attributes {stn.target = "cpp", stn.layout = "columns"} {
+  stn.program @stores_only(%w: !stn.field<Cell x K x f64> {stn.name = "w"},
+      %out: !stn.field<Cell x K x f64> {stn.intent = 1 : i32, stn.name = "out"},
+      %top: i32, %lo: i32, %hi: i32) {
+    %z = arith.constant 0 : i32
+    %n = stn.nlev : i32
+    stn.kernel "stores_only" on Cell[%lo : %hi] K[%z : %n] {
+    ^bb0(%p: !stn.point<Cell>):
+      %level = stn.level
+      %low = arith.cmpi slt, %level, %top : i32
+      %a = stn.load %w[%p, k] : !stn.field<Cell x K x f64>
+      %d = arith.mulf %a, %a : f64
+      %r = arith.select %low, %d, %a : f64
+      stn.write %r to %out at %p : !stn.point<Cell> : f64, !stn.field<Cell x K x f64>
     }
     stn.return
   }
