@@ -190,8 +190,9 @@ static SmallVector<VerticalKind> verticalKinds(ApplyOp apply) {
 /// hull of a half-level domain and a full-level one may otherwise reach past
 /// the full levels.
 static bool levelsFitVerticalKinds(ApplyOp a, ApplyOp b) {
-  SmallVector<VerticalKind> kinds = verticalKinds(a);
-  llvm::append_range(kinds, verticalKinds(b));
+  SmallVector<VerticalKind> kindsOfA = verticalKinds(a), kindsOfB = verticalKinds(b);
+  SmallVector<VerticalKind> kinds(kindsOfA);
+  llvm::append_range(kinds, kindsOfB);
   if (llvm::all_equal(kinds))
     return true;
   if (llvm::is_contained(kinds, VerticalKind::None))
@@ -199,9 +200,9 @@ static bool levelsFitVerticalKinds(ApplyOp a, ApplyOp b) {
   std::optional<IndexRange> levelsOfA = getDomain(a).vertical, levelsOfB = getDomain(b).vertical;
   if (!levelsOfA || !levelsOfB)
     return false;
-  return (!llvm::is_contained(verticalKinds(a), VerticalKind::Full) ||
+  return (!llvm::is_contained(kindsOfA, VerticalKind::Full) ||
           rangeContains(*levelsOfA, *levelsOfB)) &&
-         (!llvm::is_contained(verticalKinds(b), VerticalKind::Full) ||
+         (!llvm::is_contained(kindsOfB, VerticalKind::Full) ||
           rangeContains(*levelsOfB, *levelsOfA));
 }
 

@@ -96,16 +96,21 @@ struct UniformIfPass : public fusec::impl::UniformIfBase<UniformIfPass> {
   void runOnOperation() override {
     getOperation().walk([&](ApplyOp apply) {
       llvm::DenseMap<Value, bool> uniform;
-      SmallVector<arith::SelectOp> selects;
+      // Each select to branch, with the uniform operand to split off first
+      // where its condition as a whole is not uniform.
+      SmallVector<std::pair<arith::SelectOp, Value>> selects;
       apply.getBody().walk([&](arith::SelectOp select) {
-        if (select.getCondition().getType().isInteger(1) &&
-            (isUniformIn(select.getCondition(), apply, uniform) ||
-             uniformOperand(select.getCondition(), apply, uniform)))
-          selects.push_back(select);
+        Value condition = select.getCondition();
+        if (!condition.getType().isInteger(1))
+          return;
+        if (isUniformIn(condition, apply, uniform))
+          selects.emplace_back(select, Value());
+        else if (Value operand = uniformOperand(condition, apply, uniform))
+          selects.emplace_back(select, operand);
       });
-      for (arith::SelectOp select : selects) {
-        if (!isUniformIn(select.getCondition(), apply, uniform))
-          splitOffUniformOperand(select, uniformOperand(select.getCondition(), apply, uniform));
+      for (auto [select, operand] : selects) {
+        if (operand)
+          splitOffUniformOperand(select, operand);
         branch(select, apply);
       }
     });
