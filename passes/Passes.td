@@ -1120,6 +1120,16 @@ def PrefetchColumns : Pass<"stn-prefetch-columns", "::mlir::ModuleOp"> {
     covered this work item's rows only), so a table with missing entries
     guards the prefetch.
 
+    A column read at data-dependent levels (`k + %off`: theta at the levels
+    the steep-point correction interpolates from) is prefetched whole, levels
+    0 to nlev (nlev + 1 for half levels), at the same neighbour of the point
+    ahead, just before the loop over levels that reads it, inside whatever
+    branches run that loop: after `stn-unswitch-column-tests` only points with
+    a steep level fetch, and where one is steep the points just ahead mostly
+    are too (the correction over all cells with every level steep 29.3 ->
+    22.7 ms, with ICON's metrics 6.1 -> 5.5; docs/bench.md, "Whole columns for
+    data-dependent levels").
+
     Columns read through a connectivity whose neighbours are each read by
     more than `max-readers` points are left out: an edge reads four vertices
     through E2C2V and each vertex is read by twelve edges, so the edges just

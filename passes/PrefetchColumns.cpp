@@ -31,6 +31,9 @@ struct ColumnReads {
   Type pointType;
   int64_t lowest, highest;
 };
+/// The columns a loop over levels reads at neighbours at data-dependent
+/// levels, with the neighbours' point type.
+using WholeColumns = llvm::MapVector<Column, Type>;
 
 /// Points of each location per vertex on a grid of triangles (ICON's:
 /// twice as many cells as vertices, three times as many edges).
@@ -84,10 +87,10 @@ struct PrefetchColumnsPass : public fusec::impl::PrefetchColumnsBase<PrefetchCol
   }
 
   /// The column a load reads at a neighbour of `point` (a constant slot, a
-  /// field with levels, a constant level offset), if it does.
+  /// field with levels), if it does.
   static std::optional<Column> columnOf(LoadOp load, Value point) {
     auto neighbor = load.getPoint() ? load.getPoint().getDefiningOp<NeighborOp>() : NeighborOp();
-    if (!neighbor || neighbor.getPoint() != point || load.getDynOffset() || !load.getLevel() ||
+    if (!neighbor || neighbor.getPoint() != point || !load.getLevel() ||
         !isa<FieldType>(load.getField().getType()))
       return std::nullopt;
     FieldShape shape = FieldShape::of(load.getField().getType());
@@ -97,20 +100,38 @@ struct PrefetchColumnsPass : public fusec::impl::PrefetchColumnsBase<PrefetchCol
     return Column{load.getField(), neighbor.getConnAttr(), *slot};
   }
 
+  /// The outermost loop between `pointLoop` and `op` (or, without one, the
+  /// op of `pointLoop`'s body that holds `op`).
+  static Operation *outermostLoopIn(scf::ForOp pointLoop, Operation *op) {
+    Operation *anchor = pointLoop.getBody()->findAncestorOpInBlock(*op);
+    for (Operation *at = op->getParentOp(); at != pointLoop; at = at->getParentOp())
+      if (isa<scf::ForOp>(at))
+        anchor = at;
+    return anchor;
+  }
+
   /// Puts, at the top of `loop`'s body, a prefetch of each neighbour column
-  /// the loop reads at the same neighbour of the point `distance` points on
-  /// in the kernel's domain, or `lead-levels` / levels where a work item has
-  /// few levels (clamped to its last point). Unless `everyColumn`, leaves out
-  /// the columns that more than `maxReaders` points read: the points before
-  /// this one have brought them in already.
+  /// the loop reads at constant level offsets, at the same neighbour of the
+  /// point `distance` points on in the kernel's domain, or `lead-levels` /
+  /// levels where a work item has few levels (clamped to its last point). A
+  /// column read at data-dependent levels is prefetched whole, just before
+  /// the loop over levels that reads it (inside the branches that run that
+  /// loop: where no level of a point needs it, nothing is fetched). Unless
+  /// `everyColumn`, leaves out the columns that more than `maxReaders` points
+  /// read: the points before this one have brought them in already.
   void prefetch(KernelOp kernel, scf::ForOp loop, Value point, SymbolTable &symbols,
                 bool everyColumn, SmallVector<std::string> &notes) {
     // In order of first read, so the printed prefetches follow the loads.
     llvm::MapVector<Column, ColumnReads> columns;
+    llvm::MapVector<Operation *, WholeColumns> wholeColumns;
     loop.getBody()->walk([&](LoadOp load) {
       std::optional<Column> column = columnOf(load, point);
       if (!column)
         return;
+      if (load.getDynOffset()) {
+        wholeColumns[outermostLoopIn(loop, load)].insert({*column, load.getPoint().getType()});
+        return;
+      }
       int64_t offset = load.getLevelOffset();
       auto [it, inserted] =
           columns.insert({*column, ColumnReads{load.getPoint().getType(), offset, offset}});
@@ -119,15 +140,20 @@ struct PrefetchColumnsPass : public fusec::impl::PrefetchColumnsBase<PrefetchCol
     });
     // Connectivities left out, with how many points read each neighbour.
     llvm::MapVector<StringRef, int64_t> shared;
-    if (!everyColumn)
-      columns.remove_if([&](const auto &entry) {
-        StringRef conn = cast<FlatSymbolRefAttr>(std::get<1>(entry.first)).getValue();
-        int64_t readers = readersPerNeighbor(symbols.lookup<ConnectivityOp>(conn));
-        if (readers <= maxReaders)
-          return false;
-        shared[conn] = readers;
-        return true;
-      });
+    auto sharedColumn = [&](const Column &column) {
+      if (everyColumn)
+        return false;
+      StringRef conn = cast<FlatSymbolRefAttr>(std::get<1>(column)).getValue();
+      int64_t readers = readersPerNeighbor(symbols.lookup<ConnectivityOp>(conn));
+      if (readers <= maxReaders)
+        return false;
+      shared[conn] = readers;
+      return true;
+    };
+    columns.remove_if([&](const auto &entry) { return sharedColumn(entry.first); });
+    for (auto &[anchor, reads] : wholeColumns)
+      reads.remove_if([&](const auto &entry) { return sharedColumn(entry.first); });
+    wholeColumns.remove_if([](const auto &entry) { return entry.second.empty(); });
     if (!shared.empty()) {
       std::string note;
       llvm::raw_string_ostream os(note);
@@ -139,7 +165,7 @@ struct PrefetchColumnsPass : public fusec::impl::PrefetchColumnsBase<PrefetchCol
       if (!llvm::is_contained(notes, note))
         notes.push_back(note);
     }
-    if (columns.empty())
+    if (columns.empty() && wholeColumns.empty())
       return;
 
     Location loc = kernel.getLoc();
@@ -175,27 +201,71 @@ struct PrefetchColumnsPass : public fusec::impl::PrefetchColumnsBase<PrefetchCol
       return value;
     };
     llvm::DenseMap<std::pair<SymbolRefAttr, int64_t>, Value> neighbors;
-    for (const auto &[column, reads] : columns) {
+    auto neighborOf = [&](const Column &column, Type pointType) {
       auto [field, conn, slot] = column;
       Value &neighbor = neighbors[{conn, slot}];
       if (!neighbor)
-        neighbor = builder.create<NeighborOp>(loc, reads.pointType, nextPoint,
+        neighbor = builder.create<NeighborOp>(loc, pointType, nextPoint,
                                               cast<FlatSymbolRefAttr>(conn),
                                               builder.create<arith::ConstantIndexOp>(loc, slot));
-      builder.create<PrefetchOp>(loc, field, neighbor, shifted(levelsBegin, reads.lowest),
-                                 shifted(levelsEnd, reads.highest));
+      return neighbor;
+    };
+    // One statement per op created: the printed order does not depend on the
+    // order the compiler evaluates arguments in.
+    for (const auto &[column, reads] : columns) {
+      Value neighbor = neighborOf(column, reads.pointType);
+      Value from = shifted(levelsBegin, reads.lowest);
+      Value to = shifted(levelsEnd, reads.highest);
+      builder.create<PrefetchOp>(loc, std::get<0>(column), neighbor, from, to);
+    }
+    if (!wholeColumns.empty()) {
+      // A whole column: levels 0 to nlev, nlev + 1 for half levels (the
+      // printed prefetch clamps to the field's levels).
+      Value nlev = builder.create<arith::IndexCastOp>(
+          loc, builder.getIndexType(), OpBuilder(kernel).create<NumLevelsOp>(loc));
+      Value zero = builder.create<arith::ConstantIndexOp>(loc, 0);
+      Value halfLevels;
+      for (auto &[anchor, reads] : wholeColumns) {
+        builder.setInsertionPoint(anchor);
+        neighbors.clear();
+        for (const auto &[column, pointType] : reads) {
+          Value field = std::get<0>(column), levels = nlev;
+          if (FieldShape::of(field.getType()).vertical == VerticalKind::Half) {
+            if (!halfLevels) {
+              OpBuilder::InsertionGuard guard(builder);
+              builder.setInsertionPointAfter(nlev.getDefiningOp());
+              halfLevels = builder.create<arith::AddIOp>(
+                  loc, nlev, builder.create<arith::ConstantIndexOp>(loc, 1));
+            }
+            levels = halfLevels;
+          }
+          Value neighbor = neighborOf(column, pointType);
+          builder.create<PrefetchOp>(loc, field, neighbor, zero, levels);
+        }
+      }
     }
     std::string note;
     llvm::raw_string_ostream os(note);
-    os << "kernel '" << kernel.getName() << "': " << columns.size()
-       << " column(s) read at neighbours prefetched " << static_cast<int64_t>(distance)
-       << " point(s) ahead";
-    if (leadLevels > 0)
-      os << " (" << static_cast<int64_t>(leadLevels) << " / levels where more)";
+    os << "kernel '" << kernel.getName() << "': ";
+    if (!columns.empty()) {
+      os << columns.size() << " column(s) read at neighbours prefetched "
+         << static_cast<int64_t>(distance) << " point(s) ahead";
+      if (leadLevels > 0)
+        os << " (" << static_cast<int64_t>(leadLevels) << " / levels where more)";
+    }
+    if (!wholeColumns.empty()) {
+      size_t whole = 0;
+      for (const auto &[anchor, reads] : wholeColumns)
+        whole += reads.size();
+      os << (columns.empty() ? "" : "; ") << whole
+         << " column(s) read at data-dependent levels prefetched whole before their loop";
+    }
     if (!llvm::is_contained(notes, note))
       notes.push_back(note);
     numLoops++;
     numColumns += columns.size();
+    for (const auto &[anchor, reads] : wholeColumns)
+      numColumns += reads.size();
   }
 };
 

@@ -1,5 +1,6 @@
 // RUN: %fusec-opt %s -split-input-file -stn-lower-to-loops -stn-unroll-reductions -stn-hoist-loop-invariant -cse -stn-prefetch-columns -Rpass=stn-prefetch-columns -mlir-print-op-on-diagnostic=false -verify-diagnostics | FileCheck %s
 // RUN: %fusec-opt %s -split-input-file -stn-lower-to-loops -stn-unroll-reductions -stn-hoist-loop-invariant -cse -stn-prefetch-columns="distance=2 lead-levels=0 max-readers=12" | FileCheck %s --check-prefix=OPTS
+// RUN: %fusec-opt %s -split-input-file -stn-lower-to-loops -stn-unroll-reductions -stn-hoist-loop-invariant -cse -stn-unswitch-loops -stn-prefetch-columns | FileCheck %s --check-prefix=BRANCH
 
 // A kernel in the columns layout: at the top of its point loop, each column
 // it reads at a neighbour (vn at the three C2E edges, at k and k - 1; two
@@ -166,6 +167,66 @@ module attributes {stn.target = "cpp", stn.layout = "columns"} {
       }
       %s = arith.addf %a, %b : f64
       stn.write %s to %out at %p : !stn.point<Edge> : f64, !stn.field<Edge x K x f64>
+    }
+    stn.return
+  }
+}
+
+// -----
+
+// A column read at data-dependent levels (theta at k + off) is prefetched
+// whole, levels 0 to nlev (nlev + 1 for half levels), at the same neighbour
+// of the point ahead, just before the loop over levels that reads it: inside
+// the branch that runs that loop, so a point whose branch reads no such level
+// fetches nothing. The column read at constant offsets in the other branch
+// stays at the top of the point loop.
+// BRANCH-LABEL: stn.program @steep
+// The kernel's levels end at the program's nlev; the pass asks for its own.
+// BRANCH:      = nlev : i32
+// BRANCH-NEXT: %[[NLEV:.*]] = nlev : i32
+// BRANCH-NEXT: kernel "steep"
+// BRANCH:      scf.for %[[H:.*]] =
+// BRANCH:        %[[Q:.*]] = stn.point_at %{{.*}} : <Cell>
+// BRANCH:        stn.prefetch %theta[%{{.*}}, %{{.*}} to %{{.*}}] : <Cell>, <Cell x K x f64>
+// BRANCH-NEXT:   %[[LEVELS:.*]] = arith.index_cast %[[NLEV]] : i32 to index
+// BRANCH-NEXT:   %[[ONE:.*]] = arith.constant 1 : index
+// BRANCH-NEXT:   %[[HALF:.*]] = arith.addi %[[LEVELS]], %[[ONE]] : index
+// BRANCH-NEXT:   %[[ZERO:.*]] = arith.constant 0 : index
+// BRANCH:        scf.if
+// BRANCH-NEXT:     %[[S:.*]] = arith.constant 0 : index
+// BRANCH-NEXT:     %[[M:.*]] = stn.neighbor %[[Q]] through @C2E2C[%[[S]]]
+// BRANCH-NEXT:     stn.prefetch %theta[%[[M]], %[[ZERO]] to %[[LEVELS]]] : <Cell>, <Cell x K x f64>
+// BRANCH-NEXT:     stn.prefetch %w[%[[M]], %[[ZERO]] to %[[HALF]]] : <Cell>, <Cell x KHalf x f64>
+// BRANCH-NEXT:     scf.for
+// BRANCH:        } else {
+// BRANCH-NOT:      stn.prefetch
+// BRANCH:        }
+module attributes {stn.target = "cpp", stn.layout = "columns"} {
+  stn.connectivity @C2E2C : Cell -> Cell [3]
+
+  stn.program @steep(%theta: !stn.field<Cell x K x f64> {stn.name = "theta"},
+      %w: !stn.field<Cell x KHalf x f64> {stn.name = "w"},
+      %off: !stn.field<Cell x K x i32> {stn.name = "off"},
+      %out: !stn.field<Cell x K x f64> {stn.intent = 1 : i32, stn.name = "out"},
+      %on: i1, %lo: i32, %hi: i32) {
+    %zero = arith.constant 0 : i32
+    %n = stn.nlev : i32
+    // expected-remark @+1 {{kernel 'steep': 1 column(s) read at neighbours prefetched 4 point(s) ahead (64 / levels where more); 2 column(s) read at data-dependent levels prefetched whole before their loop}}
+    stn.kernel "steep" on Cell[%lo : %hi] K[%zero : %n] {
+    ^bb0(%p: !stn.point<Cell>):
+      %c0 = arith.constant 0 : index
+      %q = stn.neighbor %p through @C2E2C [%c0] : !stn.point<Cell> -> !stn.point<Cell>
+      %r = scf.if %on -> f64 {
+        %o = stn.load %off[%p, k] : !stn.field<Cell x K x i32>
+        %a = stn.load %theta[%q, k + %o] : !stn.field<Cell x K x f64>
+        %b = stn.load %w[%q, k + %o + 1] : !stn.field<Cell x KHalf x f64>
+        %s = arith.addf %a, %b : f64
+        scf.yield %s : f64
+      } else {
+        %c = stn.load %theta[%q, k] : !stn.field<Cell x K x f64>
+        scf.yield %c : f64
+      }
+      stn.write %r to %out at %p : !stn.point<Cell> : f64, !stn.field<Cell x K x f64>
     }
     stn.return
   }
