@@ -34,6 +34,13 @@ struct ColumnReads {
 /// The columns a loop over levels reads at neighbours at data-dependent
 /// levels, with the neighbours' point type.
 using WholeColumns = llvm::MapVector<Column, Type>;
+/// The point whose columns a loop asks for, the first level to ask for there
+/// and the last (or, on a list, the levels of this entry's run after the
+/// first), and where the ops that made them end.
+struct Ahead {
+  Value point, levelsBegin, levelsEnd, run;
+  OpBuilder::InsertPoint after;
+};
 
 /// Points of each location per vertex on a grid of triangles (ICON's:
 /// twice as many cells as vertices, three times as many edges).
@@ -64,22 +71,27 @@ struct PrefetchColumnsPass : public fusec::impl::PrefetchColumnsBase<PrefetchCol
     SymbolTable symbols(module);
     module.walk([&](KernelOp kernel) {
       auto choice = kernel->getAttrOfType<BoolAttr>(StnDialect::kPrefetchAttr);
-      if (!kernel.getLoopForm() || kernel.getPoints() || !kernel.getHub() ||
-          !kernel.getLevelsBegin() || (choice && !choice.getValue()))
+      if (!kernel.getLoopForm() || (choice && !choice.getValue()))
         return;
-      // The point loops, each with the point its induction variable makes.
-      SmallVector<std::pair<scf::ForOp, PointAtOp>> pointLoops;
+      bool onList = kernel.getPoints() != nullptr;
+      if (!onList && (!kernel.getHub() || !kernel.getLevelsBegin()))
+        return;
+      // The point loops, each with the op that makes its point from the
+      // induction variable: `stn.point_at` over a domain, `stn.list_point`
+      // (an entry's point and level) over a list.
+      SmallVector<std::pair<scf::ForOp, Operation *>> pointLoops;
       kernel.getBody().walk([&](scf::ForOp loop) {
         auto users = loop.getInductionVar().getUsers();
-        auto pointAt = llvm::find_if(users, [](Operation *user) { return isa<PointAtOp>(user); });
-        if (pointAt != users.end())
-          pointLoops.push_back({loop, cast<PointAtOp>(*pointAt)});
+        auto maker = llvm::find_if(users, [&](Operation *user) {
+          return onList ? isa<ListPointOp>(user) : isa<PointAtOp>(user);
+        });
+        if (maker != users.end())
+          pointLoops.push_back({loop, *maker});
       });
       // A kernel's point loops (split gathers: two per work item) say the same once.
       SmallVector<std::string> notes;
-      for (auto [loop, pointAt] : pointLoops)
-        prefetch(kernel, loop, pointAt.getResult(), symbols, /*everyColumn=*/choice != nullptr,
-                 notes);
+      for (auto [loop, maker] : pointLoops)
+        prefetch(kernel, loop, maker, symbols, /*everyColumn=*/choice != nullptr, notes);
       for (const std::string &note : notes)
         if (auto diag = remark("stn-prefetch-columns", kernel))
           *diag << note;
@@ -110,6 +122,66 @@ struct PrefetchColumnsPass : public fusec::impl::PrefetchColumnsBase<PrefetchCol
     return anchor;
   }
 
+  /// The point ahead of a loop over a domain's points and the levels to
+  /// prefetch there: at the top of the loop's body, the point `distance`
+  /// points on in the kernel's domain, or `lead-levels` / levels where a work
+  /// item has few levels (clamped to its last point); the work item's levels.
+  Ahead pointAhead(KernelOp kernel, scf::ForOp loop, Type pointType) {
+    Location loc = kernel.getLoc();
+    // The domain's last point and the distance, once before the loop. A
+    // point of two levels computes in a few nanoseconds, so its columns are
+    // asked for more points ahead than one of eighty levels.
+    OpBuilder builder(loop);
+    Value levelsBegin = kernel.getLevelsBegin(), levelsEnd = kernel.getLevelsEnd();
+    Value end = builder.create<arith::IndexCastOp>(loc, builder.getIndexType(), kernel.getHub());
+    Value one = builder.create<arith::ConstantIndexOp>(loc, 1);
+    Value last = builder.create<arith::SubIOp>(loc, end, one);
+    Value ahead = builder.create<arith::ConstantIndexOp>(loc, distance);
+    if (leadLevels > 0) {
+      Value levels = builder.create<arith::MaxSIOp>(
+          loc, builder.create<arith::SubIOp>(loc, levelsEnd, levelsBegin), one);
+      Value lead = builder.create<arith::DivSIOp>(
+          loc, builder.create<arith::ConstantIndexOp>(loc, leadLevels), levels);
+      ahead = builder.create<arith::MaxSIOp>(loc, ahead, lead);
+    }
+    builder.setInsertionPointToStart(loop.getBody());
+    Value after = builder.create<arith::AddIOp>(loc, loop.getInductionVar(), ahead);
+    Value next = builder.create<arith::MinSIOp>(loc, after, last);
+    Value nextPoint = builder.create<PointAtOp>(loc, pointType, next);
+    return {nextPoint, levelsBegin, levelsEnd, Value(), builder.saveInsertionPoint()};
+  }
+
+  /// The point ahead of a loop over a list's entries and the levels to
+  /// prefetch there: just after the entry's `stn.list_point`, the entry
+  /// `distance` runs on, taking this entry's run (`stn.list_run`; one entry
+  /// without) as the length of the next ones, or `lead-levels` entries where
+  /// that is more (clamped to the list's last entry); its level to that
+  /// level plus this run.
+  Ahead entryAhead(KernelOp kernel, scf::ForOp loop, ListPointOp listPoint) {
+    Location loc = kernel.getLoc();
+    OpBuilder builder(loop);
+    Value size = builder.create<arith::IndexCastOp>(
+        loc, builder.getIndexType(),
+        OpBuilder(kernel).create<ListSizeOp>(loc, kernel.getPoints()));
+    Value one = builder.create<arith::ConstantIndexOp>(loc, 1);
+    Value last = builder.create<arith::SubIOp>(loc, size, one);
+    Value run = one;
+    for (Operation *user : loop.getInductionVar().getUsers())
+      if (auto listRun = dyn_cast<ListRunOp>(user))
+        run = listRun.getLength();
+    builder.setInsertionPointAfter(listPoint);
+    Value entries = builder.create<arith::MulIOp>(
+        loc, run, builder.create<arith::ConstantIndexOp>(loc, distance));
+    if (leadLevels > 0)
+      entries = builder.create<arith::MaxSIOp>(
+          loc, entries, builder.create<arith::ConstantIndexOp>(loc, leadLevels));
+    Value after = builder.create<arith::AddIOp>(loc, loop.getInductionVar(), entries);
+    Value next = builder.create<arith::MinSIOp>(loc, after, last);
+    auto nextEntry = builder.create<ListPointOp>(loc, kernel.getPoints(), next);
+    return {nextEntry.getPoint(), nextEntry.getLevel(), Value(), run,
+            builder.saveInsertionPoint()};
+  }
+
   /// Puts, at the top of `loop`'s body, a prefetch of each neighbour column
   /// the loop reads at constant level offsets, at the same neighbour of the
   /// point `distance` points on in the kernel's domain, or `lead-levels` /
@@ -119,8 +191,9 @@ struct PrefetchColumnsPass : public fusec::impl::PrefetchColumnsBase<PrefetchCol
   /// loop: where no level of a point needs it, nothing is fetched). Unless
   /// `everyColumn`, leaves out the columns that more than `maxReaders` points
   /// read: the points before this one have brought them in already.
-  void prefetch(KernelOp kernel, scf::ForOp loop, Value point, SymbolTable &symbols,
+  void prefetch(KernelOp kernel, scf::ForOp loop, Operation *pointMaker, SymbolTable &symbols,
                 bool everyColumn, SmallVector<std::string> &notes) {
+    Value point = pointMaker->getResult(0);
     // In order of first read, so the printed prefetches follow the loads.
     llvm::MapVector<Column, ColumnReads> columns;
     llvm::MapVector<Operation *, WholeColumns> wholeColumns;
@@ -169,26 +242,12 @@ struct PrefetchColumnsPass : public fusec::impl::PrefetchColumnsBase<PrefetchCol
       return;
 
     Location loc = kernel.getLoc();
-    // The domain's last point and the distance, once before the loop. A
-    // point of two levels computes in a few nanoseconds, so its columns are
-    // asked for more points ahead than one of eighty levels.
-    OpBuilder builder(loop);
-    Value levelsBegin = kernel.getLevelsBegin(), levelsEnd = kernel.getLevelsEnd();
-    Value end = builder.create<arith::IndexCastOp>(loc, builder.getIndexType(), kernel.getHub());
-    Value one = builder.create<arith::ConstantIndexOp>(loc, 1);
-    Value last = builder.create<arith::SubIOp>(loc, end, one);
-    Value ahead = builder.create<arith::ConstantIndexOp>(loc, distance);
-    if (leadLevels > 0) {
-      Value levels = builder.create<arith::MaxSIOp>(
-          loc, builder.create<arith::SubIOp>(loc, levelsEnd, levelsBegin), one);
-      Value lead = builder.create<arith::DivSIOp>(
-          loc, builder.create<arith::ConstantIndexOp>(loc, leadLevels), levels);
-      ahead = builder.create<arith::MaxSIOp>(loc, ahead, lead);
-    }
-    builder.setInsertionPointToStart(loop.getBody());
-    Value after = builder.create<arith::AddIOp>(loc, loop.getInductionVar(), ahead);
-    Value next = builder.create<arith::MinSIOp>(loc, after, last);
-    Value nextPoint = builder.create<PointAtOp>(loc, point.getType(), next);
+    Ahead ahead = isa<ListPointOp>(pointMaker)
+                      ? entryAhead(kernel, loop, cast<ListPointOp>(pointMaker))
+                      : pointAhead(kernel, loop, point.getType());
+    Value nextPoint = ahead.point;
+    OpBuilder builder(kernel.getContext());
+    builder.restoreInsertionPoint(ahead.after);
     // One op per neighbour and per shifted level (maps only looked up).
     llvm::DenseMap<std::pair<Value, int64_t>, Value> shiftedLevels;
     auto shifted = [&](Value level, int64_t offset) -> Value {
@@ -200,22 +259,25 @@ struct PrefetchColumnsPass : public fusec::impl::PrefetchColumnsBase<PrefetchCol
             loc, level, builder.create<arith::ConstantIndexOp>(loc, offset));
       return value;
     };
-    llvm::DenseMap<std::pair<SymbolRefAttr, int64_t>, Value> neighbors;
-    auto neighborOf = [&](const Column &column, Type pointType) {
+    using Neighbors = llvm::DenseMap<std::pair<SymbolRefAttr, int64_t>, Value>;
+    Neighbors neighbors;
+    auto neighborOf = [&](Neighbors &made, const Column &column, Type pointType) {
       auto [field, conn, slot] = column;
-      Value &neighbor = neighbors[{conn, slot}];
+      Value &neighbor = made[{conn, slot}];
       if (!neighbor)
         neighbor = builder.create<NeighborOp>(loc, pointType, nextPoint,
                                               cast<FlatSymbolRefAttr>(conn),
                                               builder.create<arith::ConstantIndexOp>(loc, slot));
       return neighbor;
     };
+    if (!ahead.levelsEnd && !columns.empty())
+      ahead.levelsEnd = builder.create<arith::AddIOp>(loc, ahead.levelsBegin, ahead.run);
     // One statement per op created: the printed order does not depend on the
     // order the compiler evaluates arguments in.
     for (const auto &[column, reads] : columns) {
-      Value neighbor = neighborOf(column, reads.pointType);
-      Value from = shifted(levelsBegin, reads.lowest);
-      Value to = shifted(levelsEnd, reads.highest);
+      Value neighbor = neighborOf(neighbors, column, reads.pointType);
+      Value from = shifted(ahead.levelsBegin, reads.lowest);
+      Value to = shifted(ahead.levelsEnd, reads.highest);
       builder.create<PrefetchOp>(loc, std::get<0>(column), neighbor, from, to);
     }
     if (!wholeColumns.empty()) {
@@ -227,7 +289,9 @@ struct PrefetchColumnsPass : public fusec::impl::PrefetchColumnsBase<PrefetchCol
       Value halfLevels;
       for (auto &[anchor, reads] : wholeColumns) {
         builder.setInsertionPoint(anchor);
-        neighbors.clear();
+        // The neighbours made for all levels dominate every loop; those made
+        // here, only this one.
+        Neighbors anchorNeighbors = neighbors;
         for (const auto &[column, pointType] : reads) {
           Value field = std::get<0>(column), levels = nlev;
           if (FieldShape::of(field.getType()).vertical == VerticalKind::Half) {
@@ -239,7 +303,7 @@ struct PrefetchColumnsPass : public fusec::impl::PrefetchColumnsBase<PrefetchCol
             }
             levels = halfLevels;
           }
-          Value neighbor = neighborOf(column, pointType);
+          Value neighbor = neighborOf(anchorNeighbors, column, pointType);
           builder.create<PrefetchOp>(loc, field, neighbor, zero, levels);
         }
       }
@@ -248,10 +312,12 @@ struct PrefetchColumnsPass : public fusec::impl::PrefetchColumnsBase<PrefetchCol
     llvm::raw_string_ostream os(note);
     os << "kernel '" << kernel.getName() << "': ";
     if (!columns.empty()) {
+      bool onList = ahead.run != nullptr;
       os << columns.size() << " column(s) read at neighbours prefetched "
-         << static_cast<int64_t>(distance) << " point(s) ahead";
+         << static_cast<int64_t>(distance) << (onList ? " run(s)" : " point(s)") << " ahead";
       if (leadLevels > 0)
-        os << " (" << static_cast<int64_t>(leadLevels) << " / levels where more)";
+        os << " (" << static_cast<int64_t>(leadLevels)
+           << (onList ? " entries where more)" : " / levels where more)");
     }
     if (!wholeColumns.empty()) {
       size_t whole = 0;

@@ -178,8 +178,7 @@ module attributes {stn.target = "cpp", stn.layout = "columns"} {
 // whole, levels 0 to nlev (nlev + 1 for half levels), at the same neighbour
 // of the point ahead, just before the loop over levels that reads it: inside
 // the branch that runs that loop, so a point whose branch reads no such level
-// fetches nothing. The column read at constant offsets in the other branch
-// stays at the top of the point loop.
+// (here the other branch reads its own column) fetches nothing.
 // BRANCH-LABEL: stn.program @steep
 // The kernel's levels end at the program's nlev; the pass asks for its own.
 // BRANCH:      = nlev : i32
@@ -187,7 +186,6 @@ module attributes {stn.target = "cpp", stn.layout = "columns"} {
 // BRANCH-NEXT: kernel "steep"
 // BRANCH:      scf.for %[[H:.*]] =
 // BRANCH:        %[[Q:.*]] = stn.point_at %{{.*}} : <Cell>
-// BRANCH:        stn.prefetch %theta[%{{.*}}, %{{.*}} to %{{.*}}] : <Cell>, <Cell x K x f64>
 // BRANCH-NEXT:   %[[LEVELS:.*]] = arith.index_cast %[[NLEV]] : i32 to index
 // BRANCH-NEXT:   %[[ONE:.*]] = arith.constant 1 : index
 // BRANCH-NEXT:   %[[HALF:.*]] = arith.addi %[[LEVELS]], %[[ONE]] : index
@@ -211,7 +209,7 @@ module attributes {stn.target = "cpp", stn.layout = "columns"} {
       %on: i1, %lo: i32, %hi: i32) {
     %zero = arith.constant 0 : i32
     %n = stn.nlev : i32
-    // expected-remark @+1 {{kernel 'steep': 1 column(s) read at neighbours prefetched 4 point(s) ahead (64 / levels where more); 2 column(s) read at data-dependent levels prefetched whole before their loop}}
+    // expected-remark @+1 {{kernel 'steep': 2 column(s) read at data-dependent levels prefetched whole before their loop}}
     stn.kernel "steep" on Cell[%lo : %hi] K[%zero : %n] {
     ^bb0(%p: !stn.point<Cell>):
       %c0 = arith.constant 0 : index
@@ -223,10 +221,71 @@ module attributes {stn.target = "cpp", stn.layout = "columns"} {
         %s = arith.addf %a, %b : f64
         scf.yield %s : f64
       } else {
-        %c = stn.load %theta[%q, k] : !stn.field<Cell x K x f64>
+        %c = stn.load %theta[%p, k] : !stn.field<Cell x K x f64>
         scf.yield %c : f64
       }
       stn.write %r to %out at %p : !stn.point<Cell> : f64, !stn.field<Cell x K x f64>
+    }
+    stn.return
+  }
+}
+
+// -----
+
+// A kernel on a point list prefetches at the entry `distance` runs on, this
+// entry's run taken as the length of the next ones (64 entries where that is
+// more), clamped to the list's last entry: right after the entry's
+// `stn.list_point`, once per run. A column read at constant offsets is asked
+// for from that entry's level over this run's length (widened by the
+// offsets); one read at data-dependent levels whole, before the run's loop.
+// CHECK-LABEL: stn.program @listed
+// CHECK:      %[[SIZE:.*]] = list_size %[[L:.*]] : !stn.points<Cell>
+// CHECK-NEXT: = nlev : i32
+// CHECK-NEXT: kernel "listed" on Cell at %[[L]]
+// CHECK-NEXT: ^bb0(%[[EB:.*]]: index, %[[EE:.*]]: index):
+// CHECK:      %[[COUNT:.*]] = arith.index_cast %[[SIZE]] : i32 to index
+// CHECK-NEXT: %[[ONE:.*]] = arith.constant 1 : index
+// CHECK-NEXT: %[[LAST:.*]] = arith.subi %[[COUNT]], %[[ONE]] : index
+// CHECK-NEXT: scf.for %[[E:.*]] = %[[EB]] to %[[EE]]
+// CHECK-NEXT:   %[[LEN:.*]] = stn.list_run %[[L]][%[[E]]] within %[[EB]] to %[[EE]]
+// CHECK:        scf.if
+// CHECK-NEXT:     %[[P:.*]], %[[K:.*]] = stn.list_point %[[L]][%[[E]]]
+// CHECK-NEXT:     %[[FOUR:.*]] = arith.constant 4 : index
+// CHECK-NEXT:     %[[RUNS:.*]] = arith.muli %[[LEN]], %[[FOUR]] : index
+// CHECK-NEXT:     %[[C64:.*]] = arith.constant 64 : index
+// CHECK-NEXT:     %[[ENTRIES:.*]] = arith.maxsi %[[RUNS]], %[[C64]] : index
+// CHECK-NEXT:     %[[AFTER:.*]] = arith.addi %[[E]], %[[ENTRIES]] : index
+// CHECK-NEXT:     %[[NEXT:.*]] = arith.minsi %[[AFTER]], %[[LAST]] : index
+// CHECK-NEXT:     %[[Q:.*]], %[[QK:.*]] = stn.list_point %[[L]][%[[NEXT]]]
+// CHECK-NEXT:     %[[QEND:.*]] = arith.addi %[[QK]], %[[LEN]] : index
+// CHECK-NEXT:     %[[S0:.*]] = arith.constant 0 : index
+// CHECK-NEXT:     %[[M0:.*]] = stn.neighbor %[[Q]] through @C2E2C[%[[S0]]]
+// CHECK-NEXT:     %[[MINUS:.*]] = arith.constant -1 : index
+// CHECK-NEXT:     %[[FROM:.*]] = arith.addi %[[QK]], %[[MINUS]] : index
+// CHECK-NEXT:     %[[MINUS2:.*]] = arith.constant -1 : index
+// CHECK-NEXT:     %[[TO:.*]] = arith.addi %[[QEND]], %[[MINUS2]] : index
+// CHECK-NEXT:     stn.prefetch %t[%[[M0]], %[[FROM]] to %[[TO]]] : <Cell>, <Cell x K x f64>
+// CHECK-NOT:      stn.neighbor %[[Q]]
+// CHECK:          stn.prefetch %theta[%[[M0]], %{{.*}} to %{{.*}}] : <Cell>, <Cell x K x f64>
+// CHECK-NEXT:     scf.for %{{.*}} = %[[K]] to
+module attributes {stn.target = "cpp", stn.layout = "columns"} {
+  stn.connectivity @C2E2C : Cell -> Cell [3]
+
+  stn.program @listed(%l: !stn.points<Cell>,
+      %t: !stn.field<Cell x K x f64> {stn.name = "t"},
+      %theta: !stn.field<Cell x K x f64> {stn.name = "theta"},
+      %off: !stn.field<Cell x K x i32> {stn.name = "off"},
+      %out: !stn.field<Cell x K x f64> {stn.intent = 1 : i32, stn.name = "out"}) {
+    // expected-remark @+1 {{kernel 'listed': 1 column(s) read at neighbours prefetched 4 run(s) ahead (64 entries where more); 1 column(s) read at data-dependent levels prefetched whole before their loop}}
+    stn.kernel "listed" on Cell at %l {
+    ^bb0(%p: !stn.point<Cell>):
+      %c0 = arith.constant 0 : index
+      %q = stn.neighbor %p through @C2E2C [%c0] : !stn.point<Cell> -> !stn.point<Cell>
+      %a = stn.load %t[%q, k - 1] : !stn.field<Cell x K x f64>
+      %o = stn.load %off[%p, k] : !stn.field<Cell x K x i32>
+      %b = stn.load %theta[%q, k + %o] : !stn.field<Cell x K x f64>
+      %s = arith.addf %a, %b : f64
+      stn.write %s to %out at %p : !stn.point<Cell> : f64, !stn.field<Cell x K x f64>
     }
     stn.return
   }
