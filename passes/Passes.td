@@ -1127,8 +1127,15 @@ def PrefetchColumns : Pass<"stn-prefetch-columns", "::mlir::ModuleOp"> {
     branches run that loop: after `stn-unswitch-column-tests` only points with
     a steep level fetch, and where one is steep the points just ahead mostly
     are too (the correction over all cells with every level steep 29.3 ->
-    22.7 ms, with ICON's metrics 6.1 -> 5.5; docs/bench.md, "Whole columns for
-    data-dependent levels").
+    22.7 ms, with ICON's metrics 6.1 -> 5.5). A kernel on a point list (its
+    loop over entries, a level loop per run of `stn.list_run`) prefetches
+    once per run, just after the entry's `stn.list_point`: at the entry
+    `distance` runs on, this run's length taken as the next ones' (or
+    `lead-levels` entries where that is more), clamped to the list's last
+    entry (`stn.list_size`), over that entry's level plus this run's length;
+    whole columns as above (the correction on its list with every level
+    steep 54.2 -> 38.2 ms; docs/bench.md, "Whole columns for data-dependent
+    levels, and point lists").
 
     Columns read through a connectivity whose neighbours are each read by
     more than `max-readers` points are left out: an edge reads four vertices
