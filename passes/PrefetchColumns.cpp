@@ -182,10 +182,10 @@ struct PrefetchColumnsPass : public fusec::impl::PrefetchColumnsBase<PrefetchCol
             builder.saveInsertionPoint()};
   }
 
-  /// Puts, at the top of `loop`'s body, a prefetch of each neighbour column
-  /// the loop reads at constant level offsets, at the same neighbour of the
-  /// point `distance` points on in the kernel's domain, or `lead-levels` /
-  /// levels where a work item has few levels (clamped to its last point). A
+  /// Puts, at the top of `loop`'s body (on a list: after the entry's
+  /// `stn.list_point`), a prefetch of each neighbour column the loop reads at
+  /// constant level offsets, at the same neighbour of the point ahead
+  /// (`pointAhead`, `entryAhead`). A
   /// column read at data-dependent levels is prefetched whole, just before
   /// the loop over levels that reads it (inside the branches that run that
   /// loop: where no level of a point needs it, nothing is fetched). Unless
