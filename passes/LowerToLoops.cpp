@@ -68,6 +68,14 @@ enum class ListLoop {
   SimdRuns,
 };
 
+/// Entries per work item of a kernel that loops over runs (unless a
+/// configuration chose its `hblock`). A run ends at its work item's last
+/// entry: with 128 entries a column of 80 levels was cut in two at most work
+/// items' ends; 1024 hold about thirteen such columns (the steep-point
+/// correction on its list with every level steep, r2b5, 1 thread: 36.5 ->
+/// 29.9 ms at 1280; docs/bench.md).
+constexpr int64_t kEntriesPerRunWorkItem = 1024;
+
 /// Rewrites a kernel over a point list into loop form; nothing is carried
 /// (the entries scatter over points and levels).
 void lowerListKernel(KernelOp kernel, ListLoop form) {
@@ -90,6 +98,8 @@ void lowerListKernel(KernelOp kernel, ListLoop form) {
   Block *body = loop.getBody();
   Value level;
   if (form == ListLoop::SimdRuns) {
+    if (!kernel->hasAttr("hblock"))
+      kernel->setAttr("hblock", builder.getI64IntegerAttr(kEntriesPerRunWorkItem));
     Value length =
         builder.create<ListRunOp>(loc, index, kernel.getPoints(), entry, begin, end);
     Value zero = builder.create<arith::ConstantIndexOp>(loc, 0);

@@ -117,7 +117,8 @@ stn.program @point_list(%l: !stn.points<Cell>, %f: !stn.field<Cell x K x f64>,
 // its points, a vertical-only one over its levels, a list over the levels of
 // each run of its entries (one point at consecutive levels): at each entry
 // that starts a run (`stn.list_run` nonzero), a simd loop from the entry's
-// level over the run's length.
+// level over the run's length; its work items hold 1024 entries (`hblock`),
+// so that few runs end at a work item's end.
 // CUDA-LABEL: stn.program @columns
 // COLUMNS-LABEL: stn.program @columns
 // COLUMNS-LABEL: kernel "levels3d"
@@ -137,6 +138,7 @@ stn.program @point_list(%l: !stn.points<Cell>, %f: !stn.field<Cell x K x f64>,
 // COLUMNS: stn.write
 // COLUMNS-NEXT: } {stn.simd}
 // COLUMNS-LABEL: kernel "entries"
+// COLUMNS-SAME: hblock = 1024
 // COLUMNS-NEXT: ^bb0(%[[EB:e_begin]]: index, %[[EE:e_end]]: index):
 // COLUMNS-NEXT: %[[ONE:.*]] = arith.constant 1 : index
 // COLUMNS-NEXT: scf.for %[[E:.*]] = %[[EB]] to %[[EE]] step %[[ONE]] {
