@@ -73,7 +73,7 @@ enum class ListLoop {
 /// entry: with 128 entries a column of 80 levels was cut in two at most work
 /// items' ends; 1024 hold about thirteen such columns (the steep-point
 /// correction on its list with every level steep, r2b5, 1 thread: 36.5 ->
-/// 29.9 ms at 1280; docs/bench.md).
+/// 28.1 ms; docs/bench.md).
 constexpr int64_t kEntriesPerRunWorkItem = 1024;
 
 /// Rewrites a kernel over a point list into loop form; nothing is carried

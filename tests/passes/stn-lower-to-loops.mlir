@@ -118,7 +118,8 @@ stn.program @point_list(%l: !stn.points<Cell>, %f: !stn.field<Cell x K x f64>,
 // each run of its entries (one point at consecutive levels): at each entry
 // that starts a run (`stn.list_run` nonzero), a simd loop from the entry's
 // level over the run's length; its work items hold 1024 entries (`hblock`),
-// so that few runs end at a work item's end.
+// so that few runs end at a work item's end, unless a configuration chose
+// its `hblock`.
 // CUDA-LABEL: stn.program @columns
 // COLUMNS-LABEL: stn.program @columns
 // COLUMNS-LABEL: kernel "levels3d"
@@ -155,6 +156,8 @@ stn.program @point_list(%l: !stn.points<Cell>, %f: !stn.field<Cell x K x f64>,
 // COLUMNS-NEXT:   }
 // COLUMNS-NEXT: }
 // COLUMNS-NOT:  stn.simd
+// COLUMNS-LABEL: kernel "configured"
+// COLUMNS-SAME: hblock = 256
 module attributes {stn.target = "cpp", stn.layout = "columns"} {
   stn.program @columns(%vn: !stn.field<Edge x K x f64> {stn.name = "vn"},
       %out: !stn.field<Edge x K x f64> {stn.intent = 1 : i32, stn.name = "out"},
@@ -182,6 +185,11 @@ module attributes {stn.target = "cpp", stn.layout = "columns"} {
     stn.kernel "entries" on Cell at %l {
     ^bb0(%p: !stn.point<Cell>):
       %v = stn.load %f[%p, k - 1] : !stn.field<Cell x K x f64>
+      stn.write %v to %fout at %p : !stn.point<Cell> : f64, !stn.field<Cell x K x f64>
+    }
+    stn.kernel "configured" on Cell at %l attributes {hblock = 256 : i64} {
+    ^bb0(%p: !stn.point<Cell>):
+      %v = stn.load %f[%p, k] : !stn.field<Cell x K x f64>
       stn.write %v to %fout at %p : !stn.point<Cell> : f64, !stn.field<Cell x K x f64>
     }
     stn.return
