@@ -41,6 +41,23 @@ struct Ahead {
   Value point, levelsBegin, levelsEnd, run;
   OpBuilder::InsertPoint after;
 };
+/// Program values a kernel's prefetches read, made before the kernel once
+/// for all its point loops.
+struct ProgramValues {
+  KernelOp kernel;
+  Value nlev, listSize;
+
+  Value getNlev() {
+    if (!nlev)
+      nlev = OpBuilder(kernel).create<NumLevelsOp>(kernel.getLoc());
+    return nlev;
+  }
+  Value getListSize() {
+    if (!listSize)
+      listSize = OpBuilder(kernel).create<ListSizeOp>(kernel.getLoc(), kernel.getPoints());
+    return listSize;
+  }
+};
 
 /// Points of each location per vertex on a grid of triangles (ICON's:
 /// twice as many cells as vertices, three times as many edges).
@@ -90,8 +107,10 @@ struct PrefetchColumnsPass : public fusec::impl::PrefetchColumnsBase<PrefetchCol
       });
       // A kernel's point loops (split gathers: two per work item) say the same once.
       SmallVector<std::string> notes;
+      ProgramValues program{kernel};
       for (auto [loop, maker] : pointLoops)
-        prefetch(kernel, loop, maker, symbols, /*everyColumn=*/choice != nullptr, notes);
+        prefetch(kernel, loop, maker, program, symbols, /*everyColumn=*/choice != nullptr,
+                 notes);
       for (const std::string &note : notes)
         if (auto diag = remark("stn-prefetch-columns", kernel))
           *diag << note;
@@ -157,12 +176,12 @@ struct PrefetchColumnsPass : public fusec::impl::PrefetchColumnsBase<PrefetchCol
   /// without) as the length of the next ones, or `lead-levels` entries where
   /// that is more (clamped to the list's last entry); its level to that
   /// level plus this run.
-  Ahead entryAhead(KernelOp kernel, scf::ForOp loop, ListPointOp listPoint) {
+  Ahead entryAhead(KernelOp kernel, scf::ForOp loop, ListPointOp listPoint,
+                   ProgramValues &program) {
     Location loc = kernel.getLoc();
     OpBuilder builder(loop);
-    Value size = builder.create<arith::IndexCastOp>(
-        loc, builder.getIndexType(),
-        OpBuilder(kernel).create<ListSizeOp>(loc, kernel.getPoints()));
+    Value size =
+        builder.create<arith::IndexCastOp>(loc, builder.getIndexType(), program.getListSize());
     Value one = builder.create<arith::ConstantIndexOp>(loc, 1);
     Value last = builder.create<arith::SubIOp>(loc, size, one);
     Value run = one;
@@ -191,8 +210,8 @@ struct PrefetchColumnsPass : public fusec::impl::PrefetchColumnsBase<PrefetchCol
   /// loop: where no level of a point needs it, nothing is fetched). Unless
   /// `everyColumn`, leaves out the columns that more than `maxReaders` points
   /// read: the points before this one have brought them in already.
-  void prefetch(KernelOp kernel, scf::ForOp loop, Operation *pointMaker, SymbolTable &symbols,
-                bool everyColumn, SmallVector<std::string> &notes) {
+  void prefetch(KernelOp kernel, scf::ForOp loop, Operation *pointMaker, ProgramValues &program,
+                SymbolTable &symbols, bool everyColumn, SmallVector<std::string> &notes) {
     Value point = pointMaker->getResult(0);
     // In order of first read, so the printed prefetches follow the loads.
     llvm::MapVector<Column, ColumnReads> columns;
@@ -238,12 +257,15 @@ struct PrefetchColumnsPass : public fusec::impl::PrefetchColumnsBase<PrefetchCol
       if (!llvm::is_contained(notes, note))
         notes.push_back(note);
     }
-    if (columns.empty() && wholeColumns.empty())
+    size_t wholeCount = 0;
+    for (const auto &[anchor, reads] : wholeColumns)
+      wholeCount += reads.size();
+    if (columns.empty() && wholeCount == 0)
       return;
 
     Location loc = kernel.getLoc();
     Ahead ahead = isa<ListPointOp>(pointMaker)
-                      ? entryAhead(kernel, loop, cast<ListPointOp>(pointMaker))
+                      ? entryAhead(kernel, loop, cast<ListPointOp>(pointMaker), program)
                       : pointAhead(kernel, loop, point.getType());
     Value nextPoint = ahead.point;
     OpBuilder builder(kernel.getContext());
@@ -283,8 +305,8 @@ struct PrefetchColumnsPass : public fusec::impl::PrefetchColumnsBase<PrefetchCol
     if (!wholeColumns.empty()) {
       // A whole column: levels 0 to nlev, nlev + 1 for half levels (the
       // printed prefetch clamps to the field's levels).
-      Value nlev = builder.create<arith::IndexCastOp>(
-          loc, builder.getIndexType(), OpBuilder(kernel).create<NumLevelsOp>(loc));
+      Value nlev =
+          builder.create<arith::IndexCastOp>(loc, builder.getIndexType(), program.getNlev());
       Value zero = builder.create<arith::ConstantIndexOp>(loc, 0);
       Value halfLevels;
       for (auto &[anchor, reads] : wholeColumns) {
@@ -319,19 +341,13 @@ struct PrefetchColumnsPass : public fusec::impl::PrefetchColumnsBase<PrefetchCol
         os << " (" << static_cast<int64_t>(leadLevels)
            << (onList ? " entries where more)" : " / levels where more)");
     }
-    if (!wholeColumns.empty()) {
-      size_t whole = 0;
-      for (const auto &[anchor, reads] : wholeColumns)
-        whole += reads.size();
-      os << (columns.empty() ? "" : "; ") << whole
+    if (wholeCount > 0)
+      os << (columns.empty() ? "" : "; ") << wholeCount
          << " column(s) read at data-dependent levels prefetched whole before their loop";
-    }
     if (!llvm::is_contained(notes, note))
       notes.push_back(note);
     numLoops++;
-    numColumns += columns.size();
-    for (const auto &[anchor, reads] : wholeColumns)
-      numColumns += reads.size();
+    numColumns += columns.size() + wholeCount;
   }
 };
 
