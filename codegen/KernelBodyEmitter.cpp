@@ -258,6 +258,7 @@ LogicalResult KernelBodyEmitter::emitOp(Operation *op, raw_ostream &os) {
       .Case([&](ReduceOp reduce) { return emitReduce(reduce, os); })
       .Case([&](scf::IfOp ifOp) { return emitIf(ifOp, os); })
       .Case([&](scf::ForOp loop) { return emitFor(loop, os); })
+      .Case([&](scf::WhileOp loop) { return emitWhile(loop, os); })
       .Case([&](PointAtOp pointAt) {
         // A point is its index; the points of a work item's loop share its
         // block, a point computed otherwise (the next one) has its own.
@@ -275,8 +276,7 @@ LogicalResult KernelBodyEmitter::emitOp(Operation *op, raw_ostream &os) {
       .Case([&](ListRunOp run) {
         declare(run.getLength(), "run",
                 "fusec::list_run(" + scope.list.cell + ", " + scope.list.level + ", " +
-                    expr(run.getEntry()) + ", " + expr(run.getBegin()) + ", " +
-                    expr(run.getEnd()) + ")",
+                    expr(run.getEntry()) + ", " + expr(run.getEnd()) + ")",
                 os);
         return success();
       })
@@ -474,6 +474,19 @@ LogicalResult KernelBodyEmitter::emitListPoint(ListPointOp entry, raw_ostream &o
   return success();
 }
 
+void KernelBodyEmitter::assignYielded(ArrayRef<std::string> variables, ValueRange yielded,
+                                      raw_ostream &os) {
+  // Through temporaries: one carried value may be yielded into another.
+  SmallVector<std::string> next;
+  for (Value value : yielded) {
+    next.push_back(freshTemporary());
+    os << "const " << valueType(value.getType()) << " " << next.back() << " = " << expr(value)
+       << ";\n";
+  }
+  for (auto [variable, value] : llvm::zip_equal(variables, next))
+    os << variable << " = " << value << ";\n";
+}
+
 LogicalResult KernelBodyEmitter::emitFor(scf::ForOp loop, raw_ostream &os) {
   // Values carried between iterations are variables, assigned at the end of
   // each iteration; the loop's results are their last values.
@@ -499,19 +512,52 @@ LogicalResult KernelBodyEmitter::emitFor(scf::ForOp loop, raw_ostream &os) {
   Block &body = *loop.getBody();
   if (failed(emitBlock(body, os)))
     return failure();
-  // Through temporaries: one carried value may be yielded into another.
-  auto yielded = cast<scf::YieldOp>(body.getTerminator()).getResults();
-  SmallVector<std::string> next;
-  for (Value value : yielded) {
-    next.push_back(freshTemporary());
-    os << "const " << valueType(value.getType()) << " " << next.back() << " = " << expr(value)
-       << ";\n";
-  }
-  for (auto [variable, value] : llvm::zip_equal(carried, next))
-    os << variable << " = " << value << ";\n";
+  assignYielded(carried, cast<scf::YieldOp>(body.getTerminator()).getResults(), os);
   os << "}\n";
   for (auto [result, variable] : llvm::zip_equal(loop.getResults(), carried))
     scope.values[result] = variable;
+  return success();
+}
+
+LogicalResult KernelBodyEmitter::emitWhile(scf::WhileOp loop, raw_ostream &os) {
+  // The before block's arguments are variables, assigned the after block's
+  // yielded values at the end of each iteration; the loop's results are the
+  // values the condition forwards when it fails.
+  scf::ConditionOp condition = loop.getConditionOp();
+  bool overEntries = llvm::any_of(loop.getAfterArguments(), [](BlockArgument arg) {
+    return llvm::any_of(arg.getUsers(),
+                        [](Operation *user) { return isa<ListPointOp, ListRunOp>(user); });
+  });
+  SmallVector<std::string> carried;
+  for (auto [arg, init] : llvm::zip_equal(loop.getBeforeArguments(), loop.getInits())) {
+    carried.push_back(scope.names.unique(overEntries ? "e" : "carry"));
+    os << valueType(arg.getType()) << " " << carried.back() << " = " << expr(init) << ";\n";
+    scope.values[arg] = carried.back();
+  }
+  // A result nothing reads gets no variable (empty name).
+  SmallVector<std::string> results;
+  for (Value result : loop.getResults()) {
+    results.push_back(result.use_empty() ? "" : scope.names.unique("last"));
+    if (!result.use_empty())
+      os << valueType(result.getType()) << " " << results.back() << ";\n";
+  }
+  os << "while (true) {\n";
+  if (failed(emitBlock(*loop.getBeforeBody(), os)))
+    return failure();
+  for (auto [variable, value] : llvm::zip_equal(results, condition.getArgs()))
+    if (!variable.empty())
+      os << variable << " = " << expr(value) << ";\n";
+  os << "if (!" << expr(condition.getCondition()) << ")\nbreak;\n";
+  for (auto [arg, value] : llvm::zip_equal(loop.getAfterArguments(), condition.getArgs()))
+    scope.values[arg] = expr(value);
+  Block &after = *loop.getAfterBody();
+  if (failed(emitBlock(after, os)))
+    return failure();
+  assignYielded(carried, cast<scf::YieldOp>(after.getTerminator()).getResults(), os);
+  os << "}\n";
+  for (auto [result, variable] : llvm::zip_equal(loop.getResults(), results))
+    if (!variable.empty())
+      scope.values[result] = variable;
   return success();
 }
 

@@ -124,6 +124,10 @@ private:
   mlir::LogicalResult emitReduce(stn::ReduceOp reduce, llvm::raw_ostream &os);
   mlir::LogicalResult emitIf(mlir::scf::IfOp ifOp, llvm::raw_ostream &os);
   mlir::LogicalResult emitFor(mlir::scf::ForOp loop, llvm::raw_ostream &os);
+  mlir::LogicalResult emitWhile(mlir::scf::WhileOp loop, llvm::raw_ostream &os);
+  /// Assigns `yielded` to the loop's carried `variables` at the end of an iteration.
+  void assignYielded(llvm::ArrayRef<std::string> variables, mlir::ValueRange yielded,
+                     llvm::raw_ostream &os);
   mlir::LogicalResult emitWrite(stn::WriteOp write, llvm::raw_ostream &os);
   mlir::LogicalResult emitListPoint(stn::ListPointOp entry, llvm::raw_ostream &os);
   mlir::LogicalResult emitPrefetch(stn::PrefetchOp prefetch, llvm::raw_ostream &os);

@@ -29,7 +29,7 @@ static bool allowedInProgram(Operation *op) {
 static bool allowedInKernel(Operation *op) {
   return isa<LoadOp, NeighborOp, ReduceOp, IndexOp, LevelOp, ValidOp, TableCompleteOp, YieldOp,
              WriteOp, PointAtOp, ListPointOp, ListRunOp, RowOp, RowLoadOp, RowStoreOp, PrefetchOp,
-             scf::IfOp, scf::ForOp, scf::YieldOp>(op) ||
+             scf::IfOp, scf::ForOp, scf::WhileOp, scf::ConditionOp, scf::YieldOp>(op) ||
          isArithOrMath(op);
 }
 

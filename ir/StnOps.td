@@ -532,19 +532,19 @@ def Stn_ListRunOp : Stn_Op<"list_run", [Pure]> {
   let description = [{
     Entries `e`, `e + 1`, ..., `e + n - 1` (all before `end`) are a run when
     they are one point at levels `k`, `k + 1`, ..., `k + n - 1`. The result
-    is the length `n` of the longest run from `e` on, or 0 where entry `e`
-    continues a run (`e > begin` and entry `e - 1` is the same point one
-    level below): a loop over `[begin, end)` that runs a level loop at each
-    nonzero result visits every entry once. Lists in the columns layout's
-    memory order (a cell's levels one after the other) are mostly long runs.
+    is the length `n >= 1` of the longest run from `e` on. A loop that starts
+    at a work item's first entry and steps from each entry to the one after
+    its run (`scf.while`) visits every entry of the item once, and runs each
+    run's levels in one level loop. Lists in the columns layout's memory
+    order (a cell's levels one after the other) are mostly long runs.
 
     ```mlir
-    %n = stn.list_run %steep[%e] within %e_begin to %e_end : !stn.points<Cell>
+    %n = stn.list_run %steep[%e] until %e_end : !stn.points<Cell>
     ```
   }];
-  let arguments = (ins Stn_PointsType:$list, Index:$entry, Index:$begin, Index:$end);
+  let arguments = (ins Stn_PointsType:$list, Index:$entry, Index:$end);
   let results = (outs Index:$length);
-  let assemblyFormat = "$list `[` $entry `]` `within` $begin `to` $end attr-dict `:` qualified(type($list))";
+  let assemblyFormat = "$list `[` $entry `]` `until` $end attr-dict `:` qualified(type($list))";
 }
 
 def Stn_WriteOp : Stn_Op<"write", [AttrSizedOperandSegments]> {

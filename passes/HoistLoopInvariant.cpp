@@ -39,9 +39,11 @@ struct HoistLoopInvariantPass
       llvm::SmallPtrSet<Value, 8> written;
       kernel.walk([&](WriteOp write) { written.insert(write.getField()); });
       // Inner loops first, so what leaves them can leave the outer ones too.
-      kernel.walk([&](scf::ForOp loop) {
+      kernel.walk([&](LoopLikeOpInterface loop) {
+        if (!isa<scf::ForOp, scf::WhileOp>(loop))
+          return;
         numHoisted += moveLoopInvariantCode(
-            {&loop.getRegion()},
+            loop.getLoopRegions(),
             [](Value value, Region *region) { return !region->isAncestor(value.getParentRegion()); },
             [&](Operation *op, Region *) { return isHoistable(op, written); },
             [](Operation *op, Region *region) { op->moveBefore(region->getParentOp()); });

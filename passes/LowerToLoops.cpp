@@ -62,9 +62,9 @@ enum class ListLoop {
   Entries,
   /// C++: a simd loop over the entries, vectorised with gathers.
   SimdEntries,
-  /// C++ in the columns layout: at each entry that starts a run (entries of
-  /// one point at consecutive levels, `stn.list_run`), a simd loop over the
-  /// run's levels, which lie next to each other there.
+  /// C++ in the columns layout: a loop over the runs (entries of one point
+  /// at consecutive levels, `stn.list_run`), a simd loop over each run's
+  /// levels, which lie next to each other there.
   SimdRuns,
 };
 
@@ -89,33 +89,39 @@ void lowerListKernel(KernelOp kernel, ListLoop form) {
   Value begin = entries->addArgument(index, loc), end = entries->addArgument(index, loc);
   OpBuilder builder = OpBuilder::atBlockEnd(entries);
   Value one = builder.create<arith::ConstantIndexOp>(loc, 1);
-  auto loop = builder.create<scf::ForOp>(loc, begin, end, one);
-  // A list's entries are distinct points, so its iterations are independent.
-  if (form == ListLoop::SimdEntries)
-    loop->setAttr(StnDialect::kSimdAttr, UnitAttr::get(context));
-  builder.setInsertionPoint(loop.getBody()->getTerminator());
-  Value entry = loop.getInductionVar();
-  Block *body = loop.getBody();
+  Block *body;
   Value level;
   if (form == ListLoop::SimdRuns) {
     if (!kernel->hasAttr("hblock"))
       kernel->setAttr("hblock", builder.getI64IntegerAttr(kEntriesPerRunWorkItem));
-    Value length =
-        builder.create<ListRunOp>(loc, index, kernel.getPoints(), entry, begin, end);
-    Value zero = builder.create<arith::ConstantIndexOp>(loc, 0);
-    Value starts = builder.create<arith::CmpIOp>(loc, arith::CmpIPredicate::ne, length, zero);
-    auto run = builder.create<scf::IfOp>(loc, TypeRange(), starts, /*withElseRegion=*/false);
-    builder.setInsertionPoint(run.thenBlock()->getTerminator());
+    // From each run's first entry to the entry after the run: every entry is
+    // read once, to find where its run ends.
+    auto runs = builder.create<scf::WhileOp>(loc, TypeRange{index}, ValueRange{begin});
+    Block *before = builder.createBlock(&runs.getBefore(), {}, {index}, {loc});
+    Value more = builder.create<arith::CmpIOp>(loc, arith::CmpIPredicate::slt,
+                                               before->getArgument(0), end);
+    builder.create<scf::ConditionOp>(loc, more, before->getArguments());
+    Block *after = builder.createBlock(&runs.getAfter(), {}, {index}, {loc});
+    Value entry = after->getArgument(0);
+    Value length = builder.create<ListRunOp>(loc, index, kernel.getPoints(), entry, end);
     auto first = builder.create<ListPointOp>(loc, kernel.getPoints(), entry);
     point.replaceAllUsesWith(first.getPoint());
     Value last = builder.create<arith::AddIOp>(loc, first.getLevel(), length);
     auto levels = builder.create<scf::ForOp>(loc, first.getLevel(), last, one);
     levels->setAttr(StnDialect::kSimdAttr, UnitAttr::get(context));
+    Value next = builder.create<arith::AddIOp>(loc, entry, length);
+    builder.create<scf::YieldOp>(loc, next);
     body = levels.getBody();
     level = levels.getInductionVar();
   } else {
-    auto first = builder.create<ListPointOp>(loc, kernel.getPoints(), entry);
+    auto loop = builder.create<scf::ForOp>(loc, begin, end, one);
+    // A list's entries are distinct points, so its iterations are independent.
+    if (form == ListLoop::SimdEntries)
+      loop->setAttr(StnDialect::kSimdAttr, UnitAttr::get(context));
+    builder.setInsertionPoint(loop.getBody()->getTerminator());
+    auto first = builder.create<ListPointOp>(loc, kernel.getPoints(), loop.getInductionVar());
     point.replaceAllUsesWith(first.getPoint());
+    body = loop.getBody();
     level = first.getLevel();
   }
   body->getOperations().splice(body->getTerminator()->getIterator(), old.getOperations(),

@@ -41,6 +41,16 @@ struct Ahead {
   Value point, levelsBegin, levelsEnd, run;
   OpBuilder::InsertPoint after;
 };
+/// A loop over a kernel's points: the loop (`scf.for` over a domain's points
+/// or a list's entries, `scf.while` over a list's runs), its body, the index
+/// of its point or entry, and the op that makes the point from that index
+/// (`stn.point_at`, or `stn.list_point`: an entry's point and level).
+struct PointLoop {
+  Operation *loop;
+  Block *body;
+  Value index;
+  Operation *pointMaker;
+};
 /// Program values a kernel's prefetches read, made before the kernel once
 /// for all its point loops.
 struct ProgramValues {
@@ -93,24 +103,27 @@ struct PrefetchColumnsPass : public fusec::impl::PrefetchColumnsBase<PrefetchCol
       bool onList = kernel.getPoints() != nullptr;
       if (!onList && (!kernel.getHub() || !kernel.getLevelsBegin()))
         return;
-      // The point loops, each with the op that makes its point from the
-      // induction variable: `stn.point_at` over a domain, `stn.list_point`
-      // (an entry's point and level) over a list.
-      SmallVector<std::pair<scf::ForOp, Operation *>> pointLoops;
-      kernel.getBody().walk([&](scf::ForOp loop) {
-        auto users = loop.getInductionVar().getUsers();
+      SmallVector<PointLoop> pointLoops;
+      auto addIfPointLoop = [&](Operation *loop, Block *body, Value index) {
+        auto users = index.getUsers();
         auto maker = llvm::find_if(users, [&](Operation *user) {
           return onList ? isa<ListPointOp>(user) : isa<PointAtOp>(user);
         });
         if (maker != users.end())
-          pointLoops.push_back({loop, *maker});
+          pointLoops.push_back({loop, body, index, *maker});
+      };
+      kernel.getBody().walk([&](Operation *op) {
+        if (auto loop = dyn_cast<scf::ForOp>(op))
+          addIfPointLoop(loop, loop.getBody(), loop.getInductionVar());
+        else if (auto loop = dyn_cast<scf::WhileOp>(op))
+          for (BlockArgument arg : loop.getAfterArguments())
+            addIfPointLoop(loop, loop.getAfterBody(), arg);
       });
       // A kernel's point loops (split gathers: two per work item) say the same once.
       SmallVector<std::string> notes;
       ProgramValues program{kernel};
-      for (auto [loop, maker] : pointLoops)
-        prefetch(kernel, loop, maker, program, symbols, /*everyColumn=*/choice != nullptr,
-                 notes);
+      for (const PointLoop &loop : pointLoops)
+        prefetch(kernel, loop, program, symbols, /*everyColumn=*/choice != nullptr, notes);
       for (const std::string &note : notes)
         if (auto diag = remark("stn-prefetch-columns", kernel))
           *diag << note;
@@ -133,9 +146,9 @@ struct PrefetchColumnsPass : public fusec::impl::PrefetchColumnsBase<PrefetchCol
 
   /// The outermost loop between `pointLoop` and `op` (or, without one, the
   /// op of `pointLoop`'s body that holds `op`).
-  static Operation *outermostLoopIn(scf::ForOp pointLoop, Operation *op) {
-    Operation *anchor = pointLoop.getBody()->findAncestorOpInBlock(*op);
-    for (Operation *at = op->getParentOp(); at != pointLoop; at = at->getParentOp())
+  static Operation *outermostLoopIn(const PointLoop &pointLoop, Operation *op) {
+    Operation *anchor = pointLoop.body->findAncestorOpInBlock(*op);
+    for (Operation *at = op->getParentOp(); at != pointLoop.loop; at = at->getParentOp())
       if (isa<scf::ForOp>(at))
         anchor = at;
     return anchor;
@@ -145,12 +158,12 @@ struct PrefetchColumnsPass : public fusec::impl::PrefetchColumnsBase<PrefetchCol
   /// prefetch there: at the top of the loop's body, the point `distance`
   /// points on in the kernel's domain, or `lead-levels` / levels where a work
   /// item has few levels (clamped to its last point); the work item's levels.
-  Ahead pointAhead(KernelOp kernel, scf::ForOp loop, Type pointType) {
+  Ahead pointAhead(KernelOp kernel, const PointLoop &loop, Type pointType) {
     Location loc = kernel.getLoc();
     // The domain's last point and the distance, once before the loop. A
     // point of two levels computes in a few nanoseconds, so its columns are
     // asked for more points ahead than one of eighty levels.
-    OpBuilder builder(loop);
+    OpBuilder builder(loop.loop);
     Value levelsBegin = kernel.getLevelsBegin(), levelsEnd = kernel.getLevelsEnd();
     Value end = builder.create<arith::IndexCastOp>(loc, builder.getIndexType(), kernel.getHub());
     Value one = builder.create<arith::ConstantIndexOp>(loc, 1);
@@ -163,8 +176,8 @@ struct PrefetchColumnsPass : public fusec::impl::PrefetchColumnsBase<PrefetchCol
           loc, builder.create<arith::ConstantIndexOp>(loc, leadLevels), levels);
       ahead = builder.create<arith::MaxSIOp>(loc, ahead, lead);
     }
-    builder.setInsertionPointToStart(loop.getBody());
-    Value after = builder.create<arith::AddIOp>(loc, loop.getInductionVar(), ahead);
+    builder.setInsertionPointToStart(loop.body);
+    Value after = builder.create<arith::AddIOp>(loc, loop.index, ahead);
     Value next = builder.create<arith::MinSIOp>(loc, after, last);
     Value nextPoint = builder.create<PointAtOp>(loc, pointType, next);
     return {nextPoint, levelsBegin, levelsEnd, Value(), builder.saveInsertionPoint()};
@@ -176,25 +189,24 @@ struct PrefetchColumnsPass : public fusec::impl::PrefetchColumnsBase<PrefetchCol
   /// without) as the length of the next ones, or `lead-levels` entries where
   /// that is more (clamped to the list's last entry); its level to that
   /// level plus this run.
-  Ahead entryAhead(KernelOp kernel, scf::ForOp loop, ListPointOp listPoint,
-                   ProgramValues &program) {
+  Ahead entryAhead(KernelOp kernel, const PointLoop &loop, ProgramValues &program) {
     Location loc = kernel.getLoc();
-    OpBuilder builder(loop);
+    OpBuilder builder(loop.loop);
     Value size =
         builder.create<arith::IndexCastOp>(loc, builder.getIndexType(), program.getListSize());
     Value one = builder.create<arith::ConstantIndexOp>(loc, 1);
     Value last = builder.create<arith::SubIOp>(loc, size, one);
     Value run = one;
-    for (Operation *user : loop.getInductionVar().getUsers())
+    for (Operation *user : loop.index.getUsers())
       if (auto listRun = dyn_cast<ListRunOp>(user))
         run = listRun.getLength();
-    builder.setInsertionPointAfter(listPoint);
+    builder.setInsertionPointAfter(loop.pointMaker);
     Value entries = builder.create<arith::MulIOp>(
         loc, run, builder.create<arith::ConstantIndexOp>(loc, distance));
     if (leadLevels > 0)
       entries = builder.create<arith::MaxSIOp>(
           loc, entries, builder.create<arith::ConstantIndexOp>(loc, leadLevels));
-    Value after = builder.create<arith::AddIOp>(loc, loop.getInductionVar(), entries);
+    Value after = builder.create<arith::AddIOp>(loc, loop.index, entries);
     Value next = builder.create<arith::MinSIOp>(loc, after, last);
     auto nextEntry = builder.create<ListPointOp>(loc, kernel.getPoints(), next);
     return {nextEntry.getPoint(), nextEntry.getLevel(), Value(), run,
@@ -210,13 +222,13 @@ struct PrefetchColumnsPass : public fusec::impl::PrefetchColumnsBase<PrefetchCol
   /// loop: where no level of a point needs it, nothing is fetched). Unless
   /// `everyColumn`, leaves out the columns that more than `maxReaders` points
   /// read: the points before this one have brought them in already.
-  void prefetch(KernelOp kernel, scf::ForOp loop, Operation *pointMaker, ProgramValues &program,
+  void prefetch(KernelOp kernel, const PointLoop &loop, ProgramValues &program,
                 SymbolTable &symbols, bool everyColumn, SmallVector<std::string> &notes) {
-    Value point = pointMaker->getResult(0);
+    Value point = loop.pointMaker->getResult(0);
     // In order of first read, so the printed prefetches follow the loads.
     llvm::MapVector<Column, ColumnReads> columns;
     llvm::MapVector<Operation *, WholeColumns> wholeColumns;
-    loop.getBody()->walk([&](LoadOp load) {
+    loop.body->walk([&](LoadOp load) {
       std::optional<Column> column = columnOf(load, point);
       if (!column)
         return;
@@ -264,9 +276,8 @@ struct PrefetchColumnsPass : public fusec::impl::PrefetchColumnsBase<PrefetchCol
       return;
 
     Location loc = kernel.getLoc();
-    Ahead ahead = isa<ListPointOp>(pointMaker)
-                      ? entryAhead(kernel, loop, cast<ListPointOp>(pointMaker), program)
-                      : pointAhead(kernel, loop, point.getType());
+    Ahead ahead = isa<ListPointOp>(loop.pointMaker) ? entryAhead(kernel, loop, program)
+                                                    : pointAhead(kernel, loop, point.getType());
     Value nextPoint = ahead.point;
     OpBuilder builder(kernel.getContext());
     builder.restoreInsertionPoint(ahead.after);

@@ -233,6 +233,15 @@ struct ForInstr {
   BlockId body;
 };
 
+/// `scf.while`: `beforeArgs` start as `inits`; `before` runs, then while
+/// `condition` holds `afterArgs` take `forwarded`, `after` runs and
+/// `beforeArgs` take `yields`; at the end `results` take `forwarded`.
+struct WhileInstr {
+  Slot condition;
+  llvm::SmallVector<Slot, 2> inits, beforeArgs, forwarded, afterArgs, yields, results;
+  BlockId before, after;
+};
+
 /// `stn.reduce`: runs `body` for each present neighbour and folds `bodyValue`.
 struct ReduceInstr {
   fusec::stn::ReduceKind kind;
@@ -279,11 +288,10 @@ struct ListPointInstr {
 };
 
 /// `stn.list_run` (loop form): the length of the run of entries of one point at
-/// consecutive levels from `entry` on, before `end`; 0 where `entry` continues
-/// the run of the entry before it (after `begin`).
+/// consecutive levels from `entry` on, before `end`.
 struct ListRunInstr {
   ListId list;
-  Slot entry, begin, end, length;
+  Slot entry, end, length;
 };
 
 //===----------------------------------------------------------------------===//
@@ -353,7 +361,7 @@ using Instr =
     std::variant<ConstantInstr, CopyInstr, FloatUnaryInstr, FloatBinaryInstr, FloatCompareInstr,
                  FloatPowIntInstr, IntBinaryInstr, IntCompareInstr, SelectInstr, FloatCastInstr,
                  IntToFloatInstr, FloatToIntInstr, IntCastInstr, IntAbsInstr, IfInstr, LoadInstr,
-                 NeighborInstr, TableCompleteInstr, PointIndexInstr, ValidInstr, LevelInstr, ForInstr, ReduceInstr,
+                 NeighborInstr, TableCompleteInstr, PointIndexInstr, ValidInstr, LevelInstr, ForInstr, WhileInstr, ReduceInstr,
                  WriteInstr, RowInstr, RowLoadInstr, RowStoreInstr, PrefetchInstr, ListPointInstr, ListRunInstr, ListSizeInstr, AllocInstr,
                  ImageInstr, ApplyInstr, KernelInstr, StoreInstr, ExchangeInstr>;
 using Block = std::vector<Instr>;

@@ -153,6 +153,7 @@ private:
   LogicalResult compileConstant(arith::ConstantOp op, Block &code);
   LogicalResult compileIf(scf::IfOp op, Scope scope, Block &code);
   LogicalResult compileFor(scf::ForOp op, Scope scope, Block &code);
+  LogicalResult compileWhile(scf::WhileOp op, Scope scope, Block &code);
   FailureOr<BlockId> compileBranch(Region &region, ArrayRef<Slot> results, Scope scope);
 
   // Ops inside applies and kernels.
@@ -291,7 +292,7 @@ LogicalResult ProgramCompiler::checkScope(Operation &op, Scope scope) {
       isa<stn::AllocOp, stn::ApplyOp, stn::StoreOp, stn::ExchangeOp, stn::KernelOp>(op);
   bool regionOnly = isa<stn::LoadOp, stn::NeighborOp, stn::ReduceOp, stn::IndexOp, stn::LevelOp,
                         stn::ValidOp, stn::TableCompleteOp, stn::WriteOp, stn::PointAtOp,
-                        scf::ForOp, stn::RowOp, stn::RowLoadOp, stn::RowStoreOp,
+                        scf::ForOp, scf::WhileOp, stn::RowOp, stn::RowLoadOp, stn::RowStoreOp,
                         stn::PrefetchOp, stn::ListPointOp, stn::ListRunOp>(op);
   if (programOnly && scope != Scope::Program)
     return fail(describeOp(&op) + " cannot appear inside an apply or a kernel");
@@ -400,6 +401,7 @@ LogicalResult ProgramCompiler::compileOp(Operation &op, Scope scope, Block &code
       })
       .Case([&](scf::IfOp ifOp) { return compileIf(ifOp, scope, code); })
       .Case([&](scf::ForOp loop) { return compileFor(loop, scope, code); })
+      .Case([&](scf::WhileOp loop) { return compileWhile(loop, scope, code); })
       .Case([&](stn::PointAtOp pointAt) {
         return emit(CopyInstr{define(pointAt.getResult()), use(pointAt.getIndex())});
       })
@@ -459,7 +461,7 @@ LogicalResult ProgramCompiler::compileOp(Operation &op, Scope scope, Block &code
                                    define(entry.getPoint()), define(entry.getLevel())});
       })
       .Case([&](stn::ListRunOp run) {
-        return emit(ListRunInstr{listOf(run.getList()), use(run.getEntry()), use(run.getBegin()),
+        return emit(ListRunInstr{listOf(run.getList()), use(run.getEntry()),
                                  use(run.getEnd()), define(run.getLength())});
       })
       .Case([&](stn::ListSizeOp size) {
@@ -540,6 +542,36 @@ LogicalResult ProgramCompiler::compileFor(scf::ForOp op, Scope scope, Block &cod
   for (Value yielded : cast<scf::YieldOp>(bodyBlock.getTerminator()).getResults())
     instr.yields.push_back(use(yielded));
   instr.body = addBlock(std::move(body));
+  for (Value result : op.getResults())
+    instr.results.push_back(define(result));
+  code.push_back(std::move(instr));
+  return success();
+}
+
+LogicalResult ProgramCompiler::compileWhile(scf::WhileOp op, Scope scope, Block &code) {
+  WhileInstr instr;
+  for (Value init : op.getInits())
+    instr.inits.push_back(use(init));
+  for (Value arg : op.getBeforeArguments())
+    instr.beforeArgs.push_back(define(arg));
+  mlir::Block &beforeBlock = *op.getBeforeBody();
+  Block before;
+  if (failed(compileOps(beforeBlock, scope, before)))
+    return failure();
+  scf::ConditionOp condition = op.getConditionOp();
+  instr.condition = use(condition.getCondition());
+  for (Value forwarded : condition.getArgs())
+    instr.forwarded.push_back(use(forwarded));
+  instr.before = addBlock(std::move(before));
+  for (Value arg : op.getAfterArguments())
+    instr.afterArgs.push_back(define(arg));
+  mlir::Block &afterBlock = *op.getAfterBody();
+  Block after;
+  if (failed(compileOps(afterBlock, scope, after)))
+    return failure();
+  for (Value yielded : cast<scf::YieldOp>(afterBlock.getTerminator()).getResults())
+    instr.yields.push_back(use(yielded));
+  instr.after = addBlock(std::move(after));
   for (Value result : op.getResults())
     instr.results.push_back(define(result));
   code.push_back(std::move(instr));

@@ -224,6 +224,7 @@ private:
   LogicalResult execute(const TableCompleteInstr &instr);
   LogicalResult execute(const LevelInstr &instr);
   LogicalResult execute(const ForInstr &instr);
+  LogicalResult execute(const WhileInstr &instr);
   LogicalResult execute(const ReduceInstr &instr);
   LogicalResult execute(const WriteInstr &instr);
   LogicalResult execute(const RowInstr &instr);
@@ -692,6 +693,30 @@ LogicalResult Executor::execute(const ForInstr &instr) {
   return success();
 }
 
+LogicalResult Executor::execute(const WhileInstr &instr) {
+  for (auto [arg, init] : llvm::zip_equal(instr.beforeArgs, instr.inits))
+    words[arg] = words[init];
+  llvm::SmallVector<Word, 2> next(instr.yields.size());
+  while (true) {
+    if (failed(runBlock(instr.before)))
+      return failure();
+    if (words[instr.condition].i == 0)
+      break;
+    for (auto [arg, value] : llvm::zip_equal(instr.afterArgs, instr.forwarded))
+      words[arg] = words[value];
+    if (failed(runBlock(instr.after)))
+      return failure();
+    // Through a copy: a yield may pass one argument into another.
+    for (auto [value, yielded] : llvm::zip_equal(next, instr.yields))
+      value = words[yielded];
+    for (auto [arg, value] : llvm::zip_equal(instr.beforeArgs, next))
+      words[arg] = value;
+  }
+  for (auto [result, value] : llvm::zip_equal(instr.results, instr.forwarded))
+    words[result] = words[value];
+  return success();
+}
+
 LogicalResult Executor::execute(const ReduceInstr &instr) {
   const Table &table = program.tables[instr.table];
   Word acc = reduceIdentity(instr.kind, instr.type);
@@ -785,22 +810,16 @@ LogicalResult Executor::execute(const ListPointInstr &instr) {
 
 LogicalResult Executor::execute(const ListRunInstr &instr) {
   const PointList &list = lists[instr.list];
-  int64_t entry = words[instr.entry].i, begin = words[instr.begin].i, end = words[instr.end].i;
-  if (begin < 0 || end > list.size() || entry < begin || entry >= end)
-    return fail("stn.list_run of entry " + Twine(entry) + " within [" + Twine(begin) + ", " +
-                Twine(end) + ") of " + program.lists[instr.list].description + " in " + where +
-                ": outside its " + Twine(list.size()) + " entries");
+  int64_t entry = words[instr.entry].i, end = words[instr.end].i;
+  if (end > list.size() || entry < 0 || entry >= end)
+    return fail("stn.list_run of entry " + Twine(entry) + " until " + Twine(end) + " of " +
+                program.lists[instr.list].description + " in " + where + ": outside its " +
+                Twine(list.size()) + " entries");
   noteListRead(instr.list);
-  auto continues = [&](int64_t from, int64_t to) {
-    return list.points[to] == list.points[from] &&
-           list.levels[to] == list.levels[from] + (to - from);
-  };
-  int64_t length = 0;
-  if (entry == begin || !continues(entry - 1, entry)) {
-    length = 1;
-    while (entry + length < end && continues(entry, entry + length))
-      ++length;
-  }
+  int64_t length = 1;
+  while (entry + length < end && list.points[entry + length] == list.points[entry] &&
+         list.levels[entry + length] == list.levels[entry] + length)
+    ++length;
   words[instr.length] = Word::ofInt(length);
   return success();
 }

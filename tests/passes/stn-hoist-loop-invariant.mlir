@@ -1,5 +1,5 @@
-// RUN: %fusec-opt %s -stn-lower-to-loops=target=cuda -stn-hoist-loop-invariant | FileCheck %s
-// RUN: %fusec-opt %s -stn-lower-to-loops=target=cpp -stn-hoist-loop-invariant | FileCheck %s --check-prefix=CPP
+// RUN: %fusec-opt %s -split-input-file -stn-lower-to-loops=target=cuda -stn-hoist-loop-invariant | FileCheck %s
+// RUN: %fusec-opt %s -split-input-file -stn-lower-to-loops=target=cpp -stn-hoist-loop-invariant | FileCheck %s --check-prefix=CPP
 
 // Work that does not change inside a loop leaves it. On GPUs the neighbour
 // index, the 2-D coefficient and their product, and a 2-D field leave the
@@ -52,4 +52,31 @@ stn.program @hoist(%area: !stn.field<Cell x f64> {stn.name = "area"},
     stn.write %r to %acc at %p : !stn.point<Edge> : f64, !stn.field<Edge x K x f64>
   }
   stn.return
+}
+
+// -----
+
+// A list's loop over runs (C++, columns layout) is an `scf.while`: what
+// depends on neither the run nor the level leaves both loops.
+// CPP-LABEL: kernel "runs"
+// CPP:      %[[SQ:.*]] = arith.mulf %[[DT:.*]], %[[DT]] : f64
+// CPP-NEXT: scf.while
+// CPP:        stn.list_run
+// CPP:        scf.for
+// CPP-NEXT:     %[[V:.*]] = stn.load %t[%{{.*}}, %{{.*}}]
+// CPP-NEXT:     arith.mulf %[[V]], %[[SQ]] : f64
+module attributes {stn.target = "cpp", stn.layout = "columns"} {
+  stn.program @over_runs(%l: !stn.points<Cell>,
+      %t: !stn.field<Cell x K x f64> {stn.name = "t"},
+      %out: !stn.field<Cell x K x f64> {stn.intent = 1 : i32, stn.name = "out"},
+      %dt: f64) {
+    stn.kernel "runs" on Cell at %l {
+    ^bb0(%p: !stn.point<Cell>):
+      %v = stn.load %t[%p, k] : !stn.field<Cell x K x f64>
+      %sq = arith.mulf %dt, %dt : f64
+      %r = arith.mulf %v, %sq : f64
+      stn.write %r to %out at %p : !stn.point<Cell> : f64, !stn.field<Cell x K x f64>
+    }
+    stn.return
+  }
 }

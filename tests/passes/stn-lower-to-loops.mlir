@@ -115,11 +115,11 @@ stn.program @point_list(%l: !stn.points<Cell>, %f: !stn.field<Cell x K x f64>,
 // unit-stride) the C++ order is the CUDA one, points outside and levels
 // inside, and the level loop is the simd loop. A 2-D kernel vectorises over
 // its points, a vertical-only one over its levels, a list over the levels of
-// each run of its entries (one point at consecutive levels): at each entry
-// that starts a run (`stn.list_run` nonzero), a simd loop from the entry's
-// level over the run's length; its work items hold 1024 entries (`hblock`),
-// so that few runs end at a work item's end, unless a configuration chose
-// its `hblock`.
+// each run of its entries (one point at consecutive levels): a loop from
+// each run's first entry to the entry after it (`scf.while`, the run's
+// length `stn.list_run`), a simd loop from the entry's level over the run's
+// length; its work items hold 1024 entries (`hblock`), so that few runs end
+// at a work item's end, unless a configuration chose its `hblock`.
 // CUDA-LABEL: stn.program @columns
 // COLUMNS-LABEL: stn.program @columns
 // COLUMNS-LABEL: kernel "levels3d"
@@ -142,18 +142,20 @@ stn.program @point_list(%l: !stn.points<Cell>, %f: !stn.field<Cell x K x f64>,
 // COLUMNS-SAME: hblock = 1024
 // COLUMNS-NEXT: ^bb0(%[[EB:e_begin]]: index, %[[EE:e_end]]: index):
 // COLUMNS-NEXT: %[[ONE:.*]] = arith.constant 1 : index
-// COLUMNS-NEXT: scf.for %[[E:.*]] = %[[EB]] to %[[EE]] step %[[ONE]] {
-// COLUMNS-NEXT:   %[[N:.*]] = stn.list_run %[[L:.*]][%[[E]]] within %[[EB]] to %[[EE]] : !stn.points<Cell>
-// COLUMNS-NEXT:   %[[ZERO:.*]] = arith.constant 0 : index
-// COLUMNS-NEXT:   %[[STARTS:.*]] = arith.cmpi ne, %[[N]], %[[ZERO]] : index
-// COLUMNS-NEXT:   scf.if %[[STARTS]] {
-// COLUMNS-NEXT:     %[[P:.*]], %[[K0:.*]] = stn.list_point %[[L]][%[[E]]] : !stn.points<Cell> -> !stn.point<Cell>
-// COLUMNS-NEXT:     %[[K1:.*]] = arith.addi %[[K0]], %[[N]] : index
-// COLUMNS-NEXT:     scf.for %[[K:.*]] = %[[K0]] to %[[K1]] step %[[ONE]] {
-// COLUMNS-NEXT:       %[[V:.*]] = stn.load %{{.*}}[%[[P]], %[[K]] - 1]
-// COLUMNS-NEXT:       stn.write %[[V]] to %{{.*}} at %[[P]] : !stn.point<Cell> level %[[K]]
-// COLUMNS-NEXT:     } {stn.simd}
-// COLUMNS-NEXT:   }
+// COLUMNS-NEXT: %{{.*}} = scf.while (%[[E0:.*]] = %[[EB]]) : (index) -> index {
+// COLUMNS-NEXT:   %[[MORE:.*]] = arith.cmpi slt, %[[E0]], %[[EE]] : index
+// COLUMNS-NEXT:   scf.condition(%[[MORE]]) %[[E0]] : index
+// COLUMNS-NEXT: } do {
+// COLUMNS-NEXT: ^bb0(%[[E:.*]]: index):
+// COLUMNS-NEXT:   %[[N:.*]] = stn.list_run %[[L:.*]][%[[E]]] until %[[EE]] : !stn.points<Cell>
+// COLUMNS-NEXT:   %[[P:.*]], %[[K0:.*]] = stn.list_point %[[L]][%[[E]]] : !stn.points<Cell> -> !stn.point<Cell>
+// COLUMNS-NEXT:   %[[K1:.*]] = arith.addi %[[K0]], %[[N]] : index
+// COLUMNS-NEXT:   scf.for %[[K:.*]] = %[[K0]] to %[[K1]] step %[[ONE]] {
+// COLUMNS-NEXT:     %[[V:.*]] = stn.load %{{.*}}[%[[P]], %[[K]] - 1]
+// COLUMNS-NEXT:     stn.write %[[V]] to %{{.*}} at %[[P]] : !stn.point<Cell> level %[[K]]
+// COLUMNS-NEXT:   } {stn.simd}
+// COLUMNS-NEXT:   %[[NEXT:.*]] = arith.addi %[[E]], %[[N]] : index
+// COLUMNS-NEXT:   scf.yield %[[NEXT]] : index
 // COLUMNS-NEXT: }
 // COLUMNS-NOT:  stn.simd
 // COLUMNS-LABEL: kernel "configured"

@@ -235,7 +235,7 @@ module attributes {stn.target = "cpp", stn.layout = "columns"} {
 // A kernel on a point list prefetches at the entry `distance` runs on, this
 // entry's run taken as the length of the next ones (64 entries where that is
 // more), clamped to the list's last entry: right after the entry's
-// `stn.list_point`, once per run. A column read at constant offsets is asked
+// `stn.list_point`, once per run (an iteration of the `scf.while`). A column read at constant offsets is asked
 // for from that entry's level over this run's length (widened by the
 // offsets); one read at data-dependent levels whole, before the run's loop.
 // CHECK-LABEL: stn.program @listed
@@ -246,9 +246,9 @@ module attributes {stn.target = "cpp", stn.layout = "columns"} {
 // CHECK:      %[[COUNT:.*]] = arith.index_cast %[[SIZE]] : i32 to index
 // CHECK-NEXT: %[[ONE:.*]] = arith.constant 1 : index
 // CHECK-NEXT: %[[LAST:.*]] = arith.subi %[[COUNT]], %[[ONE]] : index
-// CHECK-NEXT: scf.for %[[E:.*]] = %[[EB]] to %[[EE]]
-// CHECK-NEXT:   %[[LEN:.*]] = stn.list_run %[[L]][%[[E]]] within %[[EB]] to %[[EE]]
-// CHECK:        scf.if
+// CHECK-NEXT: scf.while
+// CHECK:      ^bb0(%[[E:.*]]: index):
+// CHECK-NEXT:     %[[LEN:.*]] = stn.list_run %[[L]][%[[E]]] until %[[EE]]
 // CHECK-NEXT:     %[[P:.*]], %[[K:.*]] = stn.list_point %[[L]][%[[E]]]
 // CHECK-NEXT:     %[[FOUR:.*]] = arith.constant 4 : index
 // CHECK-NEXT:     %[[RUNS:.*]] = arith.muli %[[LEN]], %[[FOUR]] : index

@@ -209,12 +209,12 @@ TEST_CASE("stn.list_point outside the list is an error", "[interpreter][points]"
 
 TEST_CASE("stn.list_run outside the work item's entries is an error", "[interpreter][points]") {
   CHECK(runPastKernel(R"(
-        %n = stn.list_run %steep[%ee] within %eb to %ee : !stn.points<Cell>
+        %n = stn.list_run %steep[%ee] until %ee : !stn.points<Cell>
         %p, %k = stn.list_point %steep[%eb] : !stn.points<Cell> -> !stn.point<Cell>
         %v = arith.index_cast %n : index to i32
         %f = arith.sitofp %v : i32 to f64
         stn.write %f to %out at %p : !stn.point<Cell> level %k : f64, !stn.field<Cell x K x f64>
-  )") == "stn.list_run of entry 2 within [0, 2) of point list 'steep' in kernel 'past' of "
+  )") == "stn.list_run of entry 2 until 2 of point list 'steep' in kernel 'past' of "
          "program 'P': outside its 2 entries");
 }
 
@@ -242,29 +242,31 @@ TEST_CASE("traffic counts the point list as read and only its entries as written
 
 TEST_CASE("runs of a point list's entries visit every entry once, across work items",
           "[interpreter][points]") {
-  // The columns layout's loop form: at each entry that starts a run (one cell at consecutive
-  // levels), a loop over the run's levels adds 1 at each. Work items of two entries cut the
-  // run of cell 1 (entries 1-3) in two, and cell 0's levels 0 and 2 are no run.
+  // The columns layout's loop form: from each run's first entry (one cell at consecutive levels)
+  // to the entry after it, a loop over the run's levels adds 1 at each. Work items of two entries
+  // cut the run of cell 1 (entries 1-3) in two, and cell 0's levels 0 and 2 are no run.
   TestModule module(withDecls(R"(
     stn.program @P(%steep: !stn.points<Cell> {stn.name = "steep"},
                    %out: !stn.field<Cell x K x f64> {stn.name = "out"}) {
       stn.kernel "runs" on Cell at %steep attributes {hblock = 2, loop_form} {
       ^bb0(%eb: index, %ee: index):
         %one = arith.constant 1 : index
-        %zero = arith.constant 0 : index
-        scf.for %e = %eb to %ee step %one {
-          %n = stn.list_run %steep[%e] within %eb to %ee : !stn.points<Cell>
-          %starts = arith.cmpi ne, %n, %zero : index
-          scf.if %starts {
-            %p, %k0 = stn.list_point %steep[%e] : !stn.points<Cell> -> !stn.point<Cell>
-            %k1 = arith.addi %k0, %n : index
-            scf.for %k = %k0 to %k1 step %one {
-              %o = stn.load %out[%p, %k] : !stn.field<Cell x K x f64>
-              %add = arith.constant 1.0 : f64
-              %r = arith.addf %o, %add : f64
-              stn.write %r to %out at %p : !stn.point<Cell> level %k : f64, !stn.field<Cell x K x f64>
-            }
+        %last = scf.while (%e = %eb) : (index) -> index {
+          %more = arith.cmpi slt, %e, %ee : index
+          scf.condition(%more) %e : index
+        } do {
+        ^bb0(%e: index):
+          %n = stn.list_run %steep[%e] until %ee : !stn.points<Cell>
+          %p, %k0 = stn.list_point %steep[%e] : !stn.points<Cell> -> !stn.point<Cell>
+          %k1 = arith.addi %k0, %n : index
+          scf.for %k = %k0 to %k1 step %one {
+            %o = stn.load %out[%p, %k] : !stn.field<Cell x K x f64>
+            %add = arith.constant 1.0 : f64
+            %r = arith.addf %o, %add : f64
+            stn.write %r to %out at %p : !stn.point<Cell> level %k : f64, !stn.field<Cell x K x f64>
           }
+          %next = arith.addi %e, %n : index
+          scf.yield %next : index
         }
       }
       stn.return

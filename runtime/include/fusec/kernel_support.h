@@ -585,13 +585,9 @@ inline void prefetch_column(const T *column, int64_t begin, int64_t end, int64_t
 }
 
 /* stn.list_run: how many entries of a point list from `e` on (before `end`) are entry e's cell at
- * levels level[e], level[e] + 1, ...; 0 where entry e continues such a run of entry e - 1
- * (e > begin). A loop over [begin, end) that runs the levels of each nonzero run visits every
- * entry once. */
-inline int32_t list_run(const int32_t *cell, const int32_t *level, int32_t e, int32_t begin,
-                        int32_t end) {
-  if (e > begin && cell[e - 1] == cell[e] && level[e - 1] + 1 == level[e])
-    return 0;
+ * levels level[e], level[e] + 1, ...; at least 1. A loop that steps from each run's first entry
+ * to the entry after the run visits every entry once. */
+inline int32_t list_run(const int32_t *cell, const int32_t *level, int32_t e, int32_t end) {
   int32_t length = 1;
   while (e + length < end && cell[e + length] == cell[e] && level[e + length] == level[e] + length)
     ++length;
