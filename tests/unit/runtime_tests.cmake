@@ -1,4 +1,5 @@
-# Catch2 unit tests of the runtime: grids, coefficients, .npy files (included from tests/unit).
+# Catch2 unit tests of the runtime: grids, coefficients, .npy files, kernel support (included
+# from tests/unit).
 include(Catch)
 add_executable(fusec-runtime-tests
   ${CMAKE_CURRENT_LIST_DIR}/test_grid_main.cpp
@@ -11,6 +12,7 @@ add_executable(fusec-runtime-tests
   ${CMAKE_CURRENT_LIST_DIR}/test_halo_exchange.cpp
   ${CMAKE_CURRENT_LIST_DIR}/test_npy.cpp
   ${CMAKE_CURRENT_LIST_DIR}/test_blocked_layout.cpp
+  ${CMAKE_CURRENT_LIST_DIR}/test_point_list_runs.cpp
 )
 # HandleLLVMOptions adds -fno-exceptions globally; Catch2 needs exceptions.
 target_compile_options(fusec-runtime-tests PRIVATE -fexceptions)
