@@ -856,16 +856,24 @@ static bool isCurrentPoint(KernelOp kernel, Value point) {
 /// written before `block` in the same iteration; the two sides of a branch
 /// that holds loops (stn-unswitch-loops) are alternatives, not a sequence.
 static bool writesBeforeLoads(Block &block, SmallVector<Value> &written) {
+  auto isLoop = [](Operation *op) { return isa<scf::ForOp, scf::WhileOp>(op); };
   for (Operation &op : block) {
-    if (auto loop = dyn_cast<scf::ForOp>(op)) {
-      SmallVector<Value> inLoop;
-      if (writesBeforeLoads(*loop.getBody(), inLoop))
-        return true;
+    // An iteration of a loop over points or levels (or a list's runs) is
+    // another point or level: what the one before wrote does not count.
+    if (isLoop(&op)) {
+      for (Region &region : op.getRegions()) {
+        SmallVector<Value> inLoop;
+        if (writesBeforeLoads(region.front(), inLoop))
+          return true;
+      }
       continue;
     }
     auto branch = dyn_cast<scf::IfOp>(op);
-    if (branch &&
-        branch->walk([](scf::ForOp) { return WalkResult::interrupt(); }).wasInterrupted()) {
+    if (branch && branch
+                      ->walk([&](Operation *inner) {
+                        return isLoop(inner) ? WalkResult::interrupt() : WalkResult::advance();
+                      })
+                      .wasInterrupted()) {
       SmallVector<Value> afterBranch = written;
       for (Region &side : branch->getRegions()) {
         if (side.empty())

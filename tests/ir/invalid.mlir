@@ -425,3 +425,29 @@ stn.program @prefetch_wrong_location(%f: !stn.field<Edge x K x f64>, %lo: i32, %
   }
   stn.return
 }
+
+// -----
+
+// Inside one run of a list's loop over runs a load after a write of the same
+// field is still one.
+stn.program @load_after_write_in_run(%l: !stn.points<Cell>,
+    %f: !stn.field<Cell x K x f64> {stn.intent = 2 : i32}) {
+  // expected-error @+1 {{reads a field after writing it; every write must come after the kernel's loads of that field}}
+  stn.kernel "k" on Cell at %l attributes {loop_form} {
+  ^bb0(%eb: index, %ee: index):
+    %one = arith.constant 1.0 : f64
+    %last = scf.while (%e0 = %eb) : (index) -> index {
+      %more = arith.cmpi slt, %e0, %ee : index
+      scf.condition(%more) %e0 : index
+    } do {
+    ^bb0(%e: index):
+      %n = stn.list_run %l[%e] until %ee : !stn.points<Cell>
+      %p, %k = stn.list_point %l[%e] : !stn.points<Cell> -> !stn.point<Cell>
+      stn.write %one to %f at %p : !stn.point<Cell> level %k : f64, !stn.field<Cell x K x f64>
+      %v = stn.load %f[%p, %k] : !stn.field<Cell x K x f64>
+      %next = arith.addi %e, %n : index
+      scf.yield %next : index
+    }
+  }
+  stn.return
+}

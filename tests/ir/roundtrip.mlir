@@ -177,3 +177,49 @@ stn.program @point_list(%l: !stn.points<Cell>, %f: !stn.field<Cell x K x f64>,
   }
   stn.return
 }
+
+// -----
+
+// A list's loop over runs (C++, columns layout): each iteration of the
+// `scf.while` is another run, and the two sides of a branch are alternatives,
+// so one side's write comes before no load of the other's (a kernel the fuzzer
+// found: the verifier had read the whole loop as one sequence).
+// CHECK-LABEL: stn.program @runs_with_branch
+// CHECK: scf.while
+// CHECK: stn.list_run
+// CHECK: scf.if
+// CHECK: } else {
+// CHECK: stn.load %[[F:.*]][
+stn.program @runs_with_branch(%l: !stn.points<Cell>,
+    %f: !stn.field<Cell x K x f64> {stn.intent = 2 : i32}, %lo: i32) {
+  stn.kernel "k" on Cell at %l attributes {loop_form} {
+  ^bb0(%eb: index, %ee: index):
+    %c1 = arith.constant 1 : index
+    %one = arith.constant 1.0 : f64
+    %last = scf.while (%e0 = %eb) : (index) -> index {
+      %more = arith.cmpi slt, %e0, %ee : index
+      scf.condition(%more) %e0 : index
+    } do {
+    ^bb0(%e: index):
+      %n = stn.list_run %l[%e] until %ee : !stn.points<Cell>
+      %p, %k0 = stn.list_point %l[%e] : !stn.points<Cell> -> !stn.point<Cell>
+      %k1 = arith.addi %k0, %n : index
+      %i = stn.index %p : !stn.point<Cell>
+      %low = arith.cmpi slt, %i, %lo : i32
+      scf.if %low {
+        scf.for %k = %k0 to %k1 step %c1 {
+          stn.write %one to %f at %p : !stn.point<Cell> level %k : f64, !stn.field<Cell x K x f64>
+        }
+      } else {
+        scf.for %k = %k0 to %k1 step %c1 {
+          %v = stn.load %f[%p, %k] : !stn.field<Cell x K x f64>
+          %w = arith.subf %one, %v : f64
+          stn.write %w to %f at %p : !stn.point<Cell> level %k : f64, !stn.field<Cell x K x f64>
+        }
+      }
+      %next = arith.addi %e, %n : index
+      scf.yield %next : index
+    }
+  }
+  stn.return
+}
