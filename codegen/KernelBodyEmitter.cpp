@@ -474,6 +474,12 @@ LogicalResult KernelBodyEmitter::emitListPoint(ListPointOp entry, raw_ostream &o
   return success();
 }
 
+/// Whether `index` is a loop's entry of a point list (its point and level, or its run, read there).
+static bool indexesListEntries(Value index) {
+  return llvm::any_of(index.getUsers(),
+                      [](Operation *user) { return isa<ListPointOp, ListRunOp>(user); });
+}
+
 void KernelBodyEmitter::assignYielded(ArrayRef<std::string> variables, ValueRange yielded,
                                       raw_ostream &os) {
   // Through temporaries: one carried value may be yielded into another.
@@ -499,8 +505,7 @@ LogicalResult KernelBodyEmitter::emitFor(scf::ForOp loop, raw_ostream &os) {
   Value iv = loop.getInductionVar();
   bool overPoints =
       llvm::any_of(iv.getUsers(), [](Operation *user) { return isa<PointAtOp>(user); });
-  bool overEntries = llvm::any_of(
-      iv.getUsers(), [](Operation *user) { return isa<ListPointOp, ListRunOp>(user); });
+  bool overEntries = indexesListEntries(iv);
   std::string name = scope.names.unique(overPoints ? "h" : overEntries ? "e" : "k");
   scope.values[iv] = name;
   std::string step = expr(loop.getStep());
@@ -524,10 +529,7 @@ LogicalResult KernelBodyEmitter::emitWhile(scf::WhileOp loop, raw_ostream &os) {
   // yielded values at the end of each iteration; the loop's results are the
   // values the condition forwards when it fails.
   scf::ConditionOp condition = loop.getConditionOp();
-  bool overEntries = llvm::any_of(loop.getAfterArguments(), [](BlockArgument arg) {
-    return llvm::any_of(arg.getUsers(),
-                        [](Operation *user) { return isa<ListPointOp, ListRunOp>(user); });
-  });
+  bool overEntries = llvm::any_of(loop.getAfterArguments(), indexesListEntries);
   SmallVector<std::string> carried;
   for (auto [arg, init] : llvm::zip_equal(loop.getBeforeArguments(), loop.getInits())) {
     carried.push_back(scope.names.unique(overEntries ? "e" : "carry"));

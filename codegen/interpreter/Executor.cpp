@@ -225,6 +225,9 @@ private:
   LogicalResult execute(const LevelInstr &instr);
   LogicalResult execute(const ForInstr &instr);
   LogicalResult execute(const WhileInstr &instr);
+  /// Gives a loop's carried `args` the values in `yields` at an iteration's
+  /// end (`scratch` holds as many words).
+  void assignYielded(ArrayRef<Slot> args, ArrayRef<Slot> yields, SmallVectorImpl<Word> &scratch);
   LogicalResult execute(const ReduceInstr &instr);
   LogicalResult execute(const WriteInstr &instr);
   LogicalResult execute(const RowInstr &instr);
@@ -671,6 +674,15 @@ LogicalResult Executor::execute(const LevelInstr &instr) {
   return success();
 }
 
+void Executor::assignYielded(ArrayRef<Slot> args, ArrayRef<Slot> yields,
+                             SmallVectorImpl<Word> &scratch) {
+  // Through a copy: a yield may pass one argument into another.
+  for (auto [value, yielded] : llvm::zip_equal(scratch, yields))
+    value = words[yielded];
+  for (auto [arg, value] : llvm::zip_equal(args, scratch))
+    words[arg] = value;
+}
+
 LogicalResult Executor::execute(const ForInstr &instr) {
   int64_t step = words[instr.step].i;
   if (step <= 0)
@@ -682,11 +694,7 @@ LogicalResult Executor::execute(const ForInstr &instr) {
     words[instr.iv] = Word::ofInt(iv);
     if (failed(runBlock(instr.body)))
       return failure();
-    // Through a copy: a yield may pass one iteration argument into another.
-    for (auto [value, yielded] : llvm::zip_equal(next, instr.yields))
-      value = words[yielded];
-    for (auto [arg, value] : llvm::zip_equal(instr.iterArgs, next))
-      words[arg] = value;
+    assignYielded(instr.iterArgs, instr.yields, next);
   }
   for (auto [result, arg] : llvm::zip_equal(instr.results, instr.iterArgs))
     words[result] = words[arg];
@@ -706,11 +714,7 @@ LogicalResult Executor::execute(const WhileInstr &instr) {
       words[arg] = words[value];
     if (failed(runBlock(instr.after)))
       return failure();
-    // Through a copy: a yield may pass one argument into another.
-    for (auto [value, yielded] : llvm::zip_equal(next, instr.yields))
-      value = words[yielded];
-    for (auto [arg, value] : llvm::zip_equal(instr.beforeArgs, next))
-      words[arg] = value;
+    assignYielded(instr.beforeArgs, instr.yields, next);
   }
   for (auto [result, value] : llvm::zip_equal(instr.results, instr.forwarded))
     words[result] = words[value];
