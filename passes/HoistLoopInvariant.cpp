@@ -3,6 +3,7 @@
 #include "passes/Passes.h"
 
 #include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/Interfaces/SideEffectInterfaces.h"
 #include "mlir/Transforms/LoopInvariantCodeMotionUtils.h"
 #include "llvm/ADT/SmallPtrSet.h"
 
@@ -18,12 +19,18 @@ using namespace fusec::stn;
 namespace {
 
 /// Whether `op` may run once before the loop instead of in every iteration:
-/// it writes nothing and reads no field the kernel writes.
+/// it writes nothing, reads no field the kernel writes, and nothing in it can
+/// fault (an integer division) should the loop run no iteration, as the
+/// loops that unswitching and splitting leave may.
 bool isHoistable(Operation *op, const llvm::SmallPtrSetImpl<Value> &written) {
   WalkResult result = op->walk([&](Operation *inner) {
     if (isa<WriteOp>(inner))
       return WalkResult::interrupt();
     if (auto load = dyn_cast<LoadOp>(inner); load && written.contains(load.getField()))
+      return WalkResult::interrupt();
+    auto speculation = dyn_cast<ConditionallySpeculatable>(inner);
+    if (!isa<StnDialect>(inner->getDialect()) && !isa<scf::YieldOp>(inner) &&
+        (!speculation || speculation.getSpeculatability() == Speculation::NotSpeculatable))
       return WalkResult::interrupt();
     return WalkResult::advance();
   });

@@ -639,9 +639,12 @@ def HoistLoopInvariant : Pass<"stn-hoist-loop-invariant", "::mlir::ModuleOp"> {
     no value of the loop and writes nothing moves in front of the loop, reductions and branches as a whole. On GPUs this
     computes neighbour indices, 2-D coefficients and their arithmetic once per
     thread instead of once per level; on CPUs it takes vertical-only data out
-    of the loop over points. Loads of a field the kernel writes stay. A loop
-    of a work item always runs at least once, so nothing that did not run
-    before runs now.
+    of the loop over points. Loads of a field the kernel writes stay, and so
+    does what could fault (an integer division): the pipelines run the pass
+    again after stn-unswitch-loops, stn-split-level-loops and the passes
+    after them, whose copies hold what no longer changes in their loops (a
+    coefficient read on one side of a test), and a loop split at a level
+    may run no iteration.
 
     Before:
     ```mlir
@@ -861,7 +864,8 @@ def UnswitchMissingNeighbors : Pass<"stn-unswitch-missing-neighbors", "::mlir::M
     missing entries. This pass gives each `stn.simd` loop (the C++ backend's
     loop over the points of a block) that reads through a `skip` table at
     its own point a copy in which those `stn.neighbor` ops are `present`
-    (their loads and validity tests print without a guard), run under an
+    (their loads print without a guard, and a select on whether one exists
+    takes its first value: the copy has no validity test left), run under an
     `scf.if` on `stn.table_complete` of the rows the loop visits, one test per
     table (in name order); the original loop runs where a row has a missing
     entry. A neighbour of a neighbour keeps its guard (its rows are not the

@@ -190,6 +190,11 @@ void buildLoopLoweringPipeline(OpPassManager &pm) {
   pm.addPass(createUnswitchColumnTests());
   // After the nesting: a select on an index test nested in one on data stays a select.
   pm.addPass(createBlendSelects());
+  // Again: the versions the unswitching and splitting made hold loads that no
+  // longer change in their loops (a coefficient read on one side of a test),
+  // and loads that the two sides of a test each had in one loop.
+  pm.addPass(createHoistLoopInvariant());
+  pm.addPass(createCSEPass());
   pm.addPass(createPrefetchColumns());
   pm.addPass(createElideBarriers());
 }

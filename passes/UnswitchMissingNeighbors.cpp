@@ -27,6 +27,27 @@ struct GuardedLookups {
   std::map<std::string, FlatSymbolRefAttr> tables;
 };
 
+/// In the copy without guards every lookup is present: a select on whether
+/// one exists takes its first value, and the test goes where nothing reads it.
+void takePresentSides(Region &copy) {
+  SmallVector<ValidOp> tests;
+  copy.walk([&](ValidOp test) {
+    if (!mayBeMissing(test.getPoint()))
+      tests.push_back(test);
+  });
+  for (ValidOp test : tests) {
+    for (OpOperand &use : llvm::make_early_inc_range(test->getUses())) {
+      auto select = dyn_cast<arith::SelectOp>(use.getOwner());
+      if (!select || use.getOperandNumber() != 0)
+        continue;
+      select.replaceAllUsesWith(select.getTrueValue());
+      select.erase();
+    }
+    if (test->use_empty())
+      test.erase();
+  }
+}
+
 GuardedLookups guardedLookupsOf(scf::ForOp loop) {
   GuardedLookups found;
   Value point = loop.getInductionVar();
@@ -106,6 +127,7 @@ struct UnswitchMissingNeighborsPass
       inside.clone(*op, copies);
     for (NeighborOp neighbor : guarded.lookups)
       cast<NeighborOp>(copies.lookup(neighbor.getOperation())).setPresent(true);
+    takePresentSides(versions.getThenRegion());
     for (Operation *op : work)
       op->moveBefore(versions.elseBlock()->getTerminator());
     if (auto diag = remark("stn-unswitch-missing-neighbors", versions))
@@ -146,6 +168,7 @@ struct UnswitchMissingNeighborsPass
     inside.clone(*loop, copies);
     for (NeighborOp neighbor : guarded.lookups)
       cast<NeighborOp>(copies.lookup(neighbor.getOperation())).setPresent(true);
+    takePresentSides(versions.getThenRegion());
     loop->moveBefore(versions.elseBlock()->getTerminator());
     if (auto diag = remark("stn-unswitch-missing-neighbors", versions))
       *diag << "loop over points gets a copy without guards, run where the rows it visits of "

@@ -1,5 +1,6 @@
 // RUN: %fusec-opt %s -split-input-file -stn-lower-to-loops=target=cuda -stn-hoist-loop-invariant | FileCheck %s
 // RUN: %fusec-opt %s -split-input-file -stn-lower-to-loops=target=cpp -stn-hoist-loop-invariant | FileCheck %s --check-prefix=CPP
+// RUN: %fusec-opt %s -split-input-file -stn-lower-to-loops=target=cpp -stn-hoist-loop-invariant -stn-unswitch-loops -stn-hoist-loop-invariant | FileCheck %s --check-prefix=AGAIN
 
 // Work that does not change inside a loop leaves it. On GPUs the neighbour
 // index, the 2-D coefficient and their product, and a 2-D field leave the
@@ -75,6 +76,47 @@ module attributes {stn.target = "cpp", stn.layout = "columns"} {
       %v = stn.load %t[%p, k] : !stn.field<Cell x K x f64>
       %sq = arith.mulf %dt, %dt : f64
       %r = arith.mulf %v, %sq : f64
+      stn.write %r to %out at %p : !stn.point<Cell> : f64, !stn.field<Cell x K x f64>
+    }
+    stn.return
+  }
+}
+
+// -----
+
+// A coefficient read on one side of a test that is the same for all of a
+// point's levels stays in the level loop (its `scf.if` changes with the
+// level's value); once stn-unswitch-loops has put the test outside, a
+// second run takes the read out of that side's loop (as the pipelines do).
+// AGAIN-LABEL: kernel "one_side"
+// AGAIN:      scf.if %{{.*}} {
+// AGAIN-NEXT:   %[[C:.*]] = stn.load %coef[%{{.*}}] : !stn.field<Cell x f64>
+// AGAIN-NEXT:   scf.for
+// AGAIN-NEXT:     %[[X:.*]] = stn.load %w
+// AGAIN-NEXT:     arith.mulf %[[X]], %[[C]]
+// AGAIN:        } {stn.simd}
+// AGAIN-NEXT: } else {
+// AGAIN-NOT:    stn.load %coef
+// AGAIN:      }
+module attributes {stn.target = "cpp", stn.layout = "columns"} {
+  stn.program @one_side(%w: !stn.field<Cell x K x f64> {stn.name = "w"},
+      %coef: !stn.field<Cell x f64> {stn.name = "coef"},
+      %out: !stn.field<Cell x K x f64> {stn.intent = 1 : i32, stn.name = "out"},
+      %start: i32, %lo: i32, %hi: i32) {
+    %z = arith.constant 0 : i32
+    %n = stn.nlev : i32
+    stn.kernel "one_side" on Cell[%lo : %hi] K[%z : %n] {
+    ^bb0(%p: !stn.point<Cell>):
+      %i = stn.index %p : !stn.point<Cell>
+      %in = arith.cmpi sge, %i, %start : i32
+      %x = stn.load %w[%p, k] : !stn.field<Cell x K x f64>
+      %r = scf.if %in -> (f64) {
+        %c = stn.load %coef[%p] : !stn.field<Cell x f64>
+        %y = arith.mulf %x, %c : f64
+        scf.yield %y : f64
+      } else {
+        scf.yield %x : f64
+      }
       stn.write %r to %out at %p : !stn.point<Cell> : f64, !stn.field<Cell x K x f64>
     }
     stn.return

@@ -4,8 +4,9 @@
 // A loop over points reading through a `skip` table at its own point: a copy
 // of it with the lookups `present` runs where the rows the loop visits hold
 // no -1; the test lies outside the level loop (it depends on the points only);
-// the original loop, guards and all, is the other side. On CUDA (no simd
-// loops) nothing changes.
+// the original loop, guards and all, is the other side. In the copy the
+// sum takes each neighbour's term without a select on whether it exists. On
+// CUDA (no simd loops) nothing changes.
 // CHECK-LABEL: kernel "nabla"
 // CHECK:      ^bb0(%[[HB:.*]]: index, %[[HE:.*]]: index, %{{.*}}: index, %{{.*}}: index):
 // CHECK:      %[[ALL:.*]] = stn.table_complete @E2C2V[%[[HB]], %[[HE]]]
@@ -14,12 +15,20 @@
 // CHECK-NEXT:     scf.for %[[H:.*]] = %[[HB]] to %[[HE]]
 // CHECK-NEXT:       %[[P:.*]] = stn.point_at %[[H]]
 // CHECK:            %[[N0:.*]] = stn.neighbor %[[P]] through @E2C2V[%{{.*}}] {present}
-// CHECK-NEXT:       stn.load %u[%[[N0]], %[[K]]]
-// CHECK:            stn.neighbor %[[P]] through @E2C2V[%{{.*}}] {present}
+// CHECK-NEXT:       %[[X0:.*]] = stn.load %u[%[[N0]], %[[K]]]
+// CHECK-NEXT:       %[[S0:.*]] = arith.addf %{{.*}}, %[[X0]]
+// CHECK-NOT:        stn.valid
+// CHECK-NOT:        arith.select
+// CHECK:            %[[N1:.*]] = stn.neighbor %[[P]] through @E2C2V[%{{.*}}] {present}
+// CHECK-NEXT:       %[[X1:.*]] = stn.load %u[%[[N1]], %[[K]]]
+// CHECK-NEXT:       arith.addf %[[S0]], %[[X1]]
+// CHECK-NOT:        arith.select
 // CHECK:          } {stn.simd}
 // CHECK-NEXT:   } else {
 // CHECK-NEXT:     scf.for %{{.*}} = %[[HB]] to %[[HE]]
 // CHECK-NOT:        present
+// CHECK:            stn.valid
+// CHECK-NEXT:       arith.select
 // CHECK:          } {stn.simd}
 // CHECK-NEXT:   }
 // CHECK-NEXT: }
