@@ -111,6 +111,7 @@ def main():
 
     configurations = [(int(t), i) for t in args.threads.split(",") for i in args.inputs.split(",")]
     # medians[(threads, inputs)][program][variant] = [round medians]; likewise copy bandwidths.
+    # Compulsory bytes per configuration too: a point list's length comes with the inputs.
     medians, bandwidths, compulsory = {}, {}, {}
     machine = ""  # the first run's host and compiler: figures hold for those
     for round_index in range(args.rounds):
@@ -123,7 +124,7 @@ def main():
             machine = machine or describe_machine(report)
             bandwidths.setdefault(key, []).append(report["run"]["copy"]["bandwidth_bytes_per_second"])
             for program, entry in report["comparison"].items():
-                compulsory[program] = entry["compulsory_bytes"]
+                compulsory.setdefault(key, {})[program] = entry["compulsory_bytes"]
                 for variant, result in entry["variants"].items():
                     if result.get("verdict") not in ("PASS", "UNCHANGED"):
                         sys.exit(f"bench_rounds: {program} {variant} did not verify: "
@@ -153,7 +154,7 @@ def main():
         for program in args.programs.split(","):
             times = medians[key][program]
             middle = {v: statistics.median(times[v]) for v in variants}
-            limit = compulsory[program] / bandwidth
+            limit = compulsory[key][program] / bandwidth
             row = [program, str(threads), inputs]
             row += [x for v in variants for x in (f"{middle[v] * 1e3:.3g}", spread(times[v], 1e3))]
             row += [f"{middle[variants[0]] / middle[v]:.2f}x" for v in variants[1:]]
