@@ -29,7 +29,7 @@ bool isHoistable(Operation *op, const llvm::SmallPtrSetImpl<Value> &written) {
     if (auto load = dyn_cast<LoadOp>(inner); load && written.contains(load.getField()))
       return WalkResult::interrupt();
     auto speculation = dyn_cast<ConditionallySpeculatable>(inner);
-    if (!isa<StnDialect>(inner->getDialect()) && !isa<scf::YieldOp>(inner) &&
+    if (!isa<StnDialect>(inner->getDialect()) &&
         (!speculation || speculation.getSpeculatability() == Speculation::NotSpeculatable))
       return WalkResult::interrupt();
     return WalkResult::advance();
