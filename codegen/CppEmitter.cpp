@@ -122,6 +122,11 @@ private:
            end.str() + "; ++" + var.str() + ") {\n";
   }
 
+  /// Kernels stay out of line: GCC inlined some of them into the program's
+  /// executor, where the same kernel ran 12% slower (docs/bench.md, "A loss
+  /// that both builds show").
+  static constexpr const char *kKernelFunction = "[[gnu::noinline]]\nstatic void ";
+
   static std::string declare(StringRef name, StringRef value) {
     return "const int32_t " + name.str() + " = " + value.str() + ";\n";
   }
@@ -170,7 +175,7 @@ private:
     // In the columns layout a block is its one point.
     bool columns = stn::columnsLayout(plan.op);
     os << "// " << plan.function << layoutComment(plan)
-       << "static void " << plan.function << "_blocked(" << plan.kernelSignature(true) << ") {\n"
+       << kKernelFunction << plan.function << "_blocked(" << plan.kernelSignature(true) << ") {\n"
        << declare(firstBlock, columns ? plan.hlb : plan.hlb + " / " + nproma)
        << declare(endBlock, columns ? plan.hub
                                     : "static_cast<int32_t>((int64_t(" + plan.hub + ") + " +
@@ -207,7 +212,7 @@ private:
       os << "// " << plan.function << layoutComment(plan);
     // The block count in int64_t and the last block's end as a difference, so
     // that a count near INT32_MAX cannot overflow.
-    os << "static void " << plan.function << (blocked ? "_blocked(" : "(")
+    os << kKernelFunction << plan.function << (blocked ? "_blocked(" : "(")
        << plan.kernelSignature(blocked) << ") {\n"
        << declare(blocks, "static_cast<int32_t>((int64_t(" + count + ") + " + entries + " - 1) / " +
                               entries + ")")
@@ -223,7 +228,7 @@ private:
   }
 
   static LogicalResult emitFlatKernel(codegen::KernelPlan &plan, raw_ostream &os) {
-    os << "static void " << plan.function << "(" << plan.kernelSignature() << ") {\n";
+    os << kKernelFunction << plan.function << "(" << plan.kernelSignature() << ") {\n";
     codegen::KernelBodyEmitter body(plan.op, plan.scope, /*unrollReductions=*/false);
     codegen::NameTable &names = plan.scope.names;
     if (!plan.hasPoints()) {
