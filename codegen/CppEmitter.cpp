@@ -123,8 +123,8 @@ private:
   }
 
   /// Kernels stay out of line: GCC inlined some of them into the program's
-  /// executor, where the same kernel ran 12% slower (docs/bench.md, "A loss
-  /// that both builds show").
+  /// executor, where the same kernel ran 12% slower (docs/bench.md,
+  /// "Kernels out of line").
   static constexpr const char *kKernelFunction = "[[gnu::noinline]]\nstatic void ";
 
   static std::string declare(StringRef name, StringRef value) {
