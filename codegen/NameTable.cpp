@@ -105,6 +105,16 @@ std::string NameTable::unique(StringRef hint) {
   }
 }
 
+bool NameTable::canName(StringRef identifier, StringRef hint) {
+  std::string base = sanitize(hint);
+  if (!identifier.consume_front(base))
+    return false;
+  if (identifier.empty())
+    return true;
+  return identifier.consume_front("_") && !identifier.empty() &&
+         llvm::all_of(identifier, llvm::isDigit);
+}
+
 bool isCIdentifier(StringRef name) {
   if (name.empty() || llvm::isDigit(name.front()))
     return false;

@@ -38,6 +38,10 @@ public:
   /// until unused. The result is marked as used.
   std::string unique(llvm::StringRef hint);
 
+  /// Whether `unique(hint)` of a C table can return `identifier`: the sanitised hint, or it
+  /// with a numeric suffix. Tools use it to find the IR name behind an emitted one.
+  static bool canName(llvm::StringRef identifier, llvm::StringRef hint);
+
 private:
   std::string key(llvm::StringRef name) const;
 

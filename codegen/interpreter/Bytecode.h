@@ -339,7 +339,8 @@ struct ApplyInstr {
 /// point list, a work item is a range of at most `pointsPerItem` entries, whose
 /// begin and end go to box[0] and box[1].
 struct KernelInstr {
-  std::string name;
+  /// "kernel 'k'", for messages; `kernel` is k.
+  std::string name, kernel;
   Domain domain;
   Slot point;
   BlockId body;
@@ -428,11 +429,13 @@ std::unique_ptr<CompiledProgram>
 compileProgram(fusec::stn::ProgramOp program, const fusec_mesh &mesh, int nlev, std::string &error);
 
 /// Executes a compiled program on `args`; with `traffic`, also counts the elements of each
-/// field argument it read and wrote (one entry per argument).
+/// field argument it read and wrote (one entry per argument), with `kernelTraffic` what each
+/// kernel read and wrote (one entry per kernel name).
 mlir::LogicalResult executeProgram(const CompiledProgram &program, const fusec_mesh &mesh, int nlev,
                                    llvm::ArrayRef<Argument> args, const ExchangeCallback &exchange,
                                    std::string &error,
-                                   std::vector<FieldTraffic> *traffic = nullptr);
+                                   std::vector<FieldTraffic> *traffic = nullptr,
+                                   std::vector<KernelTraffic> *kernelTraffic = nullptr);
 
 /// Points of `location` on `mesh`, levels of `vertical` for `nlev`.
 int64_t numPoints(const fusec_mesh &mesh, fusec::stn::GridLocation location);

@@ -660,7 +660,8 @@ LogicalResult ProgramCompiler::compileApply(stn::ApplyOp op, Block &code) {
 
 LogicalResult ProgramCompiler::compileKernel(stn::KernelOp op, Block &code) {
   KernelInstr instr;
-  instr.name = "kernel '" + op.getName().str() + "'";
+  instr.kernel = op.getName().str();
+  instr.name = "kernel '" + instr.kernel + "'";
   instr.domain = domainOf(op.getLocation(), op.getHlb(), op.getHub(), op.getKlb(), op.getKub(),
                           op.getPoints());
   BlockArgument point = op.getPoint();

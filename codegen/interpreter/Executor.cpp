@@ -192,6 +192,12 @@ public:
   }
   /// Per argument, the elements marked read and written.
   std::vector<FieldTraffic> countTraffic() const;
+  /// Counts what each kernel reads and writes from now on.
+  void trackKernelTraffic() {
+    trackingKernels = true;
+    kernelMarks.resize(arrays.size());
+  }
+  std::vector<KernelTraffic> takeKernelTraffic() { return std::move(kernelTraffic); }
 
 private:
   LogicalResult bindField(const Parameter &parameter, const Argument &arg,
@@ -241,6 +247,9 @@ private:
   LogicalResult execute(const ImageInstr &instr);
   LogicalResult execute(const ApplyInstr &instr);
   LogicalResult execute(const KernelInstr &instr);
+  LogicalResult runKernel(const KernelInstr &instr);
+  /// Adds the marks of the kernel call that ended to its entry, and clears them.
+  void countKernelCall(const KernelInstr &instr);
   LogicalResult execute(const StoreInstr &instr);
   LogicalResult execute(const ExchangeInstr &instr);
 
@@ -268,6 +277,14 @@ private:
   void noteAccess(ArrayId id, size_t index, uint8_t kind) {
     if (!accesses.empty() && !accesses[id].empty())
       accesses[id][index] |= kind;
+    if (inTrackedKernel) {
+      std::vector<uint8_t> &marks = kernelMarks[id];
+      if (marks.empty()) {
+        marks.assign(arrays[id].numElements(), 0);
+        kernelTouched.push_back(id);
+      }
+      marks[index] |= kind;
+    }
   }
   void noteListRead(ListId id) {
     if (!listsRead.empty())
@@ -296,6 +313,13 @@ private:
   std::vector<std::vector<uint8_t>> accesses;
   /// With traffic tracking: per list, whether a domain or stn.list_point read it.
   std::vector<bool> listsRead;
+  /// With kernel traffic tracking: per array, kRead | kWritten per element during the
+  /// running kernel call (empty until it touches the array), the arrays it touched, and
+  /// per kernel name the counts so far.
+  std::vector<std::vector<uint8_t>> kernelMarks;
+  std::vector<ArrayId> kernelTouched;
+  bool trackingKernels = false, inTrackedKernel = false;
+  std::vector<KernelTraffic> kernelTraffic;
   int64_t level = kNoLevel;
   /// The program, apply or kernel running now, for messages.
   std::string where;
@@ -1005,6 +1029,41 @@ LogicalResult Executor::execute(const ApplyInstr &instr) {
 }
 
 LogicalResult Executor::execute(const KernelInstr &instr) {
+  if (!trackingKernels)
+    return runKernel(instr);
+  inTrackedKernel = true;
+  LogicalResult result = runKernel(instr);
+  inTrackedKernel = false;
+  countKernelCall(instr);
+  return result;
+}
+
+void Executor::countKernelCall(const KernelInstr &instr) {
+  auto entry = llvm::find_if(kernelTraffic,
+                             [&](const KernelTraffic &known) { return known.name == instr.kernel; });
+  if (entry == kernelTraffic.end()) {
+    kernelTraffic.push_back(KernelTraffic{instr.kernel});
+    entry = std::prev(kernelTraffic.end());
+  }
+  ++entry->calls;
+  if (instr.domain.list != kNoList)
+    entry->bytesRead += 2 * sizeof(int32_t) * static_cast<uint64_t>(lists[instr.domain.list].size());
+  for (ArrayId id : kernelTouched) {
+    std::vector<uint8_t> &marks = kernelMarks[id];
+    uint64_t read = 0, written = 0;
+    for (uint8_t kind : marks) {
+      read += (kind & kRead) != 0;
+      written += (kind & kWritten) != 0;
+    }
+    uint64_t bytes = elementBytes(arrays[id].element);
+    entry->bytesRead += read * bytes;
+    entry->bytesWritten += written * bytes;
+    marks.clear();
+  }
+  kernelTouched.clear();
+}
+
+LogicalResult Executor::runKernel(const KernelInstr &instr) {
   if (instr.domain.list != kNoList)
     return inRegion(instr.name, [&] {
       if (!instr.loopForm)
@@ -1107,14 +1166,19 @@ LogicalResult Executor::execute(const ExchangeInstr &instr) {
 
 mlir::LogicalResult executeProgram(const CompiledProgram &program, const fusec_mesh &mesh, int nlev,
                                    llvm::ArrayRef<Argument> args, const ExchangeCallback &exchange,
-                                   std::string &error, std::vector<FieldTraffic> *traffic) {
+                                   std::string &error, std::vector<FieldTraffic> *traffic,
+                                   std::vector<KernelTraffic> *kernelTraffic) {
   Executor executor(program, mesh, nlev, exchange, error);
   if (traffic)
     executor.trackTraffic();
+  if (kernelTraffic)
+    executor.trackKernelTraffic();
   if (failed(executor.bindArguments(args)) || failed(executor.run()))
     return failure();
   if (traffic)
     *traffic = executor.countTraffic();
+  if (kernelTraffic)
+    *kernelTraffic = executor.takeKernelTraffic();
   return success();
 }
 

@@ -131,11 +131,15 @@ LogicalResult Interpreter::run(llvm::StringRef program, llvm::ArrayRef<Argument>
   if (!code)
     return failure();
   std::vector<FieldTraffic> counted;
+  std::vector<KernelTraffic> countedKernels;
   if (failed(interp::executeProgram(*code, mesh, nlev, args, exchange, error,
-                                    trackTraffic ? &counted : nullptr)))
+                                    trackTraffic ? &counted : nullptr,
+                                    trackKernelTraffic ? &countedKernels : nullptr)))
     return failure();
   if (trackTraffic)
     traffic = std::move(counted);
+  if (trackKernelTraffic)
+    kernelTraffic = std::move(countedKernels);
   return success();
 }
 

@@ -83,6 +83,17 @@ struct ExchangedField {
 
 using ExchangeCallback = std::function<void(llvm::ArrayRef<ExchangedField>)>;
 
+/// What the calls of one kernel (`stn.kernel`, by its name) read and wrote: per call, each
+/// element of every field and temporary counted once however often it was accessed, plus a
+/// point list it runs on (two i32 per entry); neighbour tables are not counted. Summed over
+/// the calls.
+struct KernelTraffic {
+  std::string name;
+  uint64_t calls = 0;
+  uint64_t bytesRead = 0, bytesWritten = 0;
+  uint64_t bytes() const { return bytesRead + bytesWritten; }
+};
+
 /// What one run read and wrote of a field argument, each element counted once however often
 /// it was accessed: the traffic no schedule of the program can avoid.
 struct FieldTraffic {
@@ -117,6 +128,12 @@ public:
   void setTrafficTracking(bool on) { trackTraffic = on; }
   llvm::ArrayRef<FieldTraffic> lastTraffic() const { return traffic; }
 
+  /// With kernel tracking on, `lastKernelTraffic` has an entry per kernel of the last
+  /// successful run, in the order of their first calls (none for programs not in kernel or
+  /// loop form).
+  void setKernelTrafficTracking(bool on) { trackKernelTraffic = on; }
+  llvm::ArrayRef<KernelTraffic> lastKernelTraffic() const { return kernelTraffic; }
+
   /// The number of elements a buffer of `fieldType` (a `!stn.field`) holds on
   /// this mesh.
   size_t fieldSize(mlir::Type fieldType) const;
@@ -128,8 +145,9 @@ private:
   fusec_mesh mesh;
   int nlev;
   ExchangeCallback exchange;
-  bool trackTraffic = false;
+  bool trackTraffic = false, trackKernelTraffic = false;
   std::vector<FieldTraffic> traffic;
+  std::vector<KernelTraffic> kernelTraffic;
   llvm::StringMap<std::unique_ptr<interp::CompiledProgram>> compiled;
 };
 

@@ -289,3 +289,70 @@ TEST_CASE("rows carry values of each point from one level to the next", "[interp
                    Catch::Contains("running"));
   }
 }
+
+TEST_CASE("kernel traffic counts each element a call touches once, per kernel name",
+          "[interpreter][kernel]") {
+  // flux: t(e,k) = cf(E2C[e,0],k) on edges [0,5), then sum: out(c,k) = sum of t over C2E[c],
+  // then flux again on edges [0,2). E2C's first slot gives cells 0,0,1,2,1; C2E reaches edges
+  // 0..4.
+  TestModule module(withDecls(R"(
+    stn.program @two(%cf: !stn.field<Cell x K x f64>, %out: !stn.field<Cell x K x f64>) {
+      %c0 = arith.constant 0 : i32
+      %c2 = arith.constant 2 : i32
+      %c3 = arith.constant 3 : i32
+      %c5 = arith.constant 5 : i32
+      %nlev = stn.nlev : i32
+      %t = stn.alloc {name = "t"} : !stn.field<Edge x K x f64>
+      stn.kernel "flux" on Edge[%c0 : %c5] K[%c0 : %nlev] {
+      ^bb0(%p: !stn.point<Edge>):
+        %i0 = arith.constant 0 : index
+        %c = stn.neighbor %p through @E2C [%i0] : !stn.point<Edge> -> !stn.point<Cell>
+        %v = stn.load %cf[%c, k] : !stn.field<Cell x K x f64>
+        stn.write %v to %t at %p : !stn.point<Edge> : f64, !stn.field<Edge x K x f64>
+      }
+      stn.kernel "sum" on Cell[%c0 : %c3] K[%c0 : %nlev] {
+      ^bb0(%p: !stn.point<Cell>):
+        %s = stn.reduce sum over @C2E at %p : !stn.point<Cell> -> f64 {
+        ^bb0(%j: index, %e: !stn.point<Edge>):
+          %v = stn.load %t[%e, k] : !stn.field<Edge x K x f64>
+          stn.yield %v : f64
+        }
+        stn.write %s to %out at %p : !stn.point<Cell> : f64, !stn.field<Cell x K x f64>
+      }
+      stn.kernel "flux" on Edge[%c0 : %c2] K[%c0 : %nlev] {
+      ^bb0(%p: !stn.point<Edge>):
+        %i0 = arith.constant 0 : index
+        %c = stn.neighbor %p through @E2C [%i0] : !stn.point<Edge> -> !stn.point<Cell>
+        %v = stn.load %cf[%c, k] : !stn.field<Cell x K x f64>
+        stn.write %v to %t at %p : !stn.point<Edge> : f64, !stn.field<Edge x K x f64>
+      }
+      stn.return
+    }
+  )"));
+  TestMesh mesh = smallMesh();
+  std::vector<double> cf = {1, 2, 3, 4, 5, 6}, out(6, 0.0);
+  std::vector<Argument> args = {Argument::field(cf), Argument::field(out)};
+  Interpreter interpreter(module.get(), mesh.get(), 2);
+  std::string error;
+
+  REQUIRE(mlir::succeeded(interpreter.run("two", args, error)));
+  CHECK(interpreter.lastKernelTraffic().empty());
+
+  interpreter.setKernelTrafficTracking(true);
+  REQUIRE(mlir::succeeded(interpreter.run("two", args, error)));
+  llvm::ArrayRef<fusec::KernelTraffic> traffic = interpreter.lastKernelTraffic();
+  REQUIRE(traffic.size() == 2);
+  // flux: cells {0,1,2} then {0} read, edges 0..4 then 0..1 written; 2 levels of f64.
+  CHECK(traffic[0].name == "flux");
+  CHECK(traffic[0].calls == 2);
+  CHECK(traffic[0].bytesRead == (3 + 1) * 2 * 8);
+  CHECK(traffic[0].bytesWritten == (5 + 2) * 2 * 8);
+  // sum: edges 0..4 of t read once each although shared by cells, 3 cells written.
+  CHECK(traffic[1].name == "sum");
+  CHECK(traffic[1].calls == 1);
+  CHECK(traffic[1].bytesRead == 5 * 2 * 8);
+  CHECK(traffic[1].bytesWritten == 3 * 2 * 8);
+  CHECK(traffic[1].bytes() == 8 * 2 * 8);
+  // Cell 0 at level 0: t on edges 0, 1, 4 = cf at cells 0, 0, 1.
+  CHECK(out[0] == 1 + 1 + 2);
+}

@@ -59,6 +59,9 @@ struct BenchOptions {
   /// MiB of other memory written before every run of a variant, so that each starts with its
   /// data in memory rather than where the previous run left it in the caches (0: off).
   unsigned evictMiB = 0;
+  /// Count what each kernel of a compiled variant reads and writes by running the variant's
+  /// optimised program once in the interpreter (the kernel table then shows MB per call).
+  bool kernelTraffic = false;
   std::optional<std::string> configPath;
   std::vector<std::string> defines;
   std::vector<std::string> includeDirs;

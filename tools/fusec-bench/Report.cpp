@@ -247,17 +247,35 @@ void printProgram(const BenchReport &report, const ProgramResult &program, llvm:
     for (const VariantResult &variant : program.variants)
       for (const KernelResult &kernel : variant.kernels)
         nameWidth = std::max(nameWidth, kernel.name.size());
-    os << "  kernels (median, share of the program's median):\n";
+    bool anyTraffic = llvm::any_of(program.variants, [](const VariantResult &v) {
+      return llvm::any_of(v.kernels, [](const KernelResult &k) { return k.bytesPerCall > 0; });
+    });
+    os << "  kernels (median, share of the program's median"
+       << (anyTraffic ? "; MB a call reads and writes, achieved GB/s, time over that traffic at "
+                        "the copy kernel's bandwidth"
+                      : "")
+       << "):\n";
     for (const VariantResult &variant : program.variants) {
       if (!variant.timed())
         continue;
-      for (auto [index, kernel] : llvm::enumerate(variant.kernels))
+      for (auto [index, kernel] : llvm::enumerate(variant.kernels)) {
         os << "    " << llvm::left_justify(index == 0 ? variant.variant : "", width) << "  "
            << llvm::left_justify(kernel.name, nameWidth) << "  "
            << llvm::right_justify(formatSeconds(kernel.time.median), 9) << "  "
            << llvm::right_justify(
-                  formatNumber("%.0f%%", 100.0 * kernel.time.median / variant.time.median), 4)
-           << "\n";
+                  formatNumber("%.0f%%", 100.0 * kernel.time.median / variant.time.median), 4);
+        if (kernel.bytesPerCall > 0 && kernel.time.median > 0) {
+          double bytes = double(kernel.bytesPerCall);
+          os << "  " << llvm::right_justify(formatNumber("%.1f MB", bytes / 1e6), 10) << "  "
+             << llvm::right_justify(formatNumber("%.1f GB/s", bytes / kernel.time.median / 1e9),
+                                    10);
+          if (report.copy && report.copy->bytesPerSecond() > 0)
+            os << "  "
+               << formatNumber("%.2f", kernel.time.median /
+                                           (bytes / report.copy->bytesPerSecond()));
+        }
+        os << "\n";
+      }
     }
   }
   os.flush();

@@ -33,6 +33,9 @@ struct KernelResult {
   std::string name; // the kernel function
   std::vector<double> samples;
   TimeSummary time;
+  /// With --kernel-traffic: the bytes one call reads and writes (fields and temporaries, each
+  /// element once), counted by the interpreter on the same optimised program; 0: not counted.
+  uint64_t bytesPerCall = 0;
 };
 
 struct VariantResult {

@@ -51,15 +51,19 @@ static llvm::json::Object metricsOf(const BenchReport &report, const std::string
     entries[program.program] =
         llvm::json::Object{{"metadata", std::move(metadata)},
                            {"metrics", llvm::json::Object{{"compute", samplesOf(result->samples)}}}};
-    for (const KernelResult &kernel : result->kernels)
-      entries[program.program + "/" + kernel.name] = llvm::json::Object{
-          {"metadata", llvm::json::Object{{"name", kernel.name},
-                                          {"kind", "kernel"},
-                                          {"program", program.program},
-                                          {"pipeline", variant},
-                                          {"backend", run.backend},
-                                          {"median", kernel.time.median}}},
-          {"metrics", llvm::json::Object{{"compute", samplesOf(kernel.samples)}}}};
+    for (const KernelResult &kernel : result->kernels) {
+      llvm::json::Object kernelMetadata{{"name", kernel.name},
+                                        {"kind", "kernel"},
+                                        {"program", program.program},
+                                        {"pipeline", variant},
+                                        {"backend", run.backend},
+                                        {"median", kernel.time.median}};
+      if (kernel.bytesPerCall > 0) // counted with --kernel-traffic
+        kernelMetadata["bytes_per_call"] = static_cast<int64_t>(kernel.bytesPerCall);
+      entries[program.program + "/" + kernel.name] =
+          llvm::json::Object{{"metadata", std::move(kernelMetadata)},
+                             {"metrics", llvm::json::Object{{"compute", samplesOf(kernel.samples)}}}};
+    }
   }
   return entries;
 }
@@ -237,14 +241,25 @@ Status writeMarkdownReport(const BenchReport &report, const std::string &path) {
        << "`: ms per call; OpenACC time over fusec's in brackets.\n\n";
     markdownTable(openAccRows(report), 2, os);
   }
-  os << "\n## Kernels\n\nMedian per kernel (the emitted code's timers).\n";
+  os << "\n## Kernels\n\nMedian per kernel (the emitted code's timers); with `--kernel-traffic`, "
+        "the MB one call reads and writes (each element once, counted by the interpreter) and "
+        "its time over that traffic at the copy kernel's bandwidth.\n";
   for (const ProgramResult &program : report.programs) {
-    TableRows rows{{"variant", "kernel", "median", "share"}};
+    TableRows rows{{"variant", "kernel", "median", "share", "MB per call", "time/limit"}};
+    double copyBandwidth = report.copy ? report.copy->bytesPerSecond() : 0.0;
     for (const VariantResult &variant : program.variants)
       if (variant.timed())
-        for (const KernelResult &kernel : variant.kernels)
-          rows.push_back({variant.variant, "`" + kernel.name + "`", formatSeconds(kernel.time.median),
-                          formatNumber("%.0f%%", 100.0 * kernel.time.median / variant.time.median)});
+        for (const KernelResult &kernel : variant.kernels) {
+          bool counted = kernel.bytesPerCall > 0;
+          rows.push_back(
+              {variant.variant, "`" + kernel.name + "`", formatSeconds(kernel.time.median),
+               formatNumber("%.0f%%", 100.0 * kernel.time.median / variant.time.median),
+               counted ? formatNumber("%.1f", double(kernel.bytesPerCall) / 1e6) : "",
+               counted && copyBandwidth > 0
+                   ? formatNumber("%.2f", kernel.time.median * copyBandwidth /
+                                              double(kernel.bytesPerCall))
+                   : ""});
+        }
     if (rows.size() == 1)
       continue;
     os << "\n### " << program.program << "\n\n";

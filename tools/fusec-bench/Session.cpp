@@ -8,6 +8,7 @@
 #include "InterpreterRunner.h"
 
 #include "codegen/Emitters.h"
+#include "codegen/NameTable.h"
 #include "compiler/Frontend.h"
 #include "fusec/grid_generator.h"
 #include "ir/StnOps.h"
@@ -518,6 +519,8 @@ struct Measurement {
   TimerSamples timersBefore;
   /// Verified and warmed up, and no run has failed since.
   bool timing = false;
+  /// With --kernel-traffic: what each kernel read and wrote in one run.
+  std::vector<KernelTraffic> kernelTraffic;
 
   void error(const std::string &message) {
     result.verdict = Verdict::Error;
@@ -547,6 +550,37 @@ compareOutputs(const ProgramSignature &program, const std::vector<ArgumentValue>
     fields.push_back(std::move(field));
   }
   return fields;
+}
+
+/// What each kernel of `variant`'s program reads and writes in one run from the prepared
+/// inputs: the interpreter runs the variant's optimised module, the code the library was
+/// emitted from.
+static Result<std::vector<KernelTraffic>> countKernelTraffic(const Variant &variant,
+                                                            const PreparedProgram &prepared,
+                                                            const fusec_mesh &mesh,
+                                                            int32_t nlev) {
+  Interpreter interpreter(*variant.module, mesh, nlev);
+  interpreter.setKernelTrafficTracking(true);
+  InterpreterRunner runner(interpreter, prepared.signature->name);
+  std::vector<ArgumentValue> arguments = prepared.inputs;
+  if (Status status = runner.runOnce(arguments); !status)
+    return status;
+  llvm::ArrayRef<KernelTraffic> counted = interpreter.lastKernelTraffic();
+  return std::vector<KernelTraffic>(counted.begin(), counted.end());
+}
+
+/// The count of the kernel the emitted function `function` was named after: emitters make
+/// kernel names unique across the module (`k` may become `k_1`), the interpreter counts by
+/// the kernel's own name, so kernels of one name share their count. The longest matching name
+/// wins (`k_1` itself over `k`).
+static const KernelTraffic *trafficOfFunction(llvm::ArrayRef<KernelTraffic> counted,
+                                              llvm::StringRef function) {
+  const KernelTraffic *best = nullptr;
+  for (const KernelTraffic &traffic : counted)
+    if (traffic.calls > 0 && codegen::NameTable::canName(function, traffic.name) &&
+        (!best || traffic.name.size() > best->name.size()))
+      best = &traffic;
+  return best;
 }
 
 /// Replaces the verified build's runner by one of the variant's timed build
@@ -623,6 +657,15 @@ std::vector<VariantResult> BenchSession::measure(llvm::ArrayRef<Variant *> varia
       }
       m.timers = GeneratedTimers::find(*variant->library, program.name, (*native)->handle());
       m.runner = std::move(*native);
+      if (options.kernelTraffic && m.timers) {
+        Result<std::vector<KernelTraffic>> traffic =
+            countKernelTraffic(*variant, prepared, mesh, nlev);
+        if (!traffic) {
+          m.error("counting the kernels' bytes: " + traffic.error());
+          continue;
+        }
+        m.kernelTraffic = std::move(*traffic);
+      }
     } else {
       m.runner = std::make_unique<InterpreterRunner>(*variant->interpreter, program.name);
     }
@@ -685,8 +728,12 @@ std::vector<VariantResult> BenchSession::measure(llvm::ArrayRef<Variant *> varia
         // The emitted code's own timer of P_run, when every timed run has a sample.
         if (times.run.size() == m.result.samples.size())
           m.result.samples = std::move(times.run);
-        for (auto &[name, samples] : times.kernels)
-          m.result.kernels.push_back({name, samples, summarizeTimes(samples)});
+        for (auto &[name, samples] : times.kernels) {
+          KernelResult &kernel =
+              m.result.kernels.emplace_back(KernelResult{name, samples, summarizeTimes(samples)});
+          if (const KernelTraffic *counted = trafficOfFunction(m.kernelTraffic, name))
+            kernel.bytesPerCall = counted->bytes() / counted->calls;
+        }
       }
     }
     if (m.timing)

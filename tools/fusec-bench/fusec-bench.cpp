@@ -115,6 +115,12 @@ cl::opt<unsigned> evictCaches(
              "so that each run reads its data from memory, as in a model step where other "
              "programs ran in between (default 0: a run finds what the one before left in cache)"),
     cl::value_desc("MiB"), cl::init(0), cl::sub(runCommand), cl::cat(category));
+cl::opt<bool> kernelTraffic(
+    "kernel-traffic",
+    cl::desc("Count the bytes each kernel of a compiled variant reads and writes (the "
+             "interpreter runs the variant's optimised program once more); the kernel table then "
+             "shows MB per call, GB/s and time over the copy kernel's bandwidth"),
+    cl::init(false), cl::sub(runCommand), cl::cat(category));
 cl::opt<std::string> config("config",
                             cl::desc("Per-program pipeline configuration (YAML): the variant "
                                      "'config', added to --pipelines if absent"),
@@ -322,6 +328,7 @@ int main(int argc, char **argv) {
   options.repeat = repeat;
   options.warmup = warmup;
   options.evictMiB = evictCaches;
+  options.kernelTraffic = kernelTraffic;
   if (saveOutputs.getNumOccurrences())
     options.saveOutputs = saveOutputs;
   if (json.getNumOccurrences())
