@@ -291,6 +291,8 @@ private:
       listsRead[id] = true;
   }
   static constexpr uint8_t kRead = 1, kWritten = 2;
+  /// Elements of `marks` marked read, and marked written.
+  static std::pair<uint64_t, uint64_t> countMarks(ArrayRef<uint8_t> marks);
   LogicalResult outOfRange(ArrayId id, StringRef verb, int64_t h, int64_t n, int64_t k);
   LogicalResult notComputed(ArrayId id, StringRef verb, int64_t h, int64_t k);
 
@@ -409,6 +411,15 @@ LogicalResult Executor::bindList(const Parameter &parameter, const Argument &arg
   return success();
 }
 
+std::pair<uint64_t, uint64_t> Executor::countMarks(ArrayRef<uint8_t> marks) {
+  uint64_t read = 0, written = 0;
+  for (uint8_t kind : marks) {
+    read += (kind & kRead) != 0;
+    written += (kind & kWritten) != 0;
+  }
+  return {read, written};
+}
+
 std::vector<FieldTraffic> Executor::countTraffic() const {
   std::vector<FieldTraffic> traffic(program.parameters.size());
   for (auto [parameter, counted] : llvm::zip_equal(program.parameters, traffic)) {
@@ -419,10 +430,9 @@ std::vector<FieldTraffic> Executor::countTraffic() const {
     if (parameter.array < 0 || accesses.empty())
       continue;
     counted.elementBytes = elementBytes(arrays[parameter.array].element);
-    for (uint8_t kind : accesses[parameter.array]) {
-      counted.elementsRead += (kind & kRead) != 0;
-      counted.elementsWritten += (kind & kWritten) != 0;
-    }
+    auto [read, written] = countMarks(accesses[parameter.array]);
+    counted.elementsRead += read;
+    counted.elementsWritten += written;
   }
   return traffic;
 }
@@ -1049,16 +1059,11 @@ void Executor::countKernelCall(const KernelInstr &instr) {
   if (instr.domain.list != kNoList)
     entry->bytesRead += 2 * sizeof(int32_t) * static_cast<uint64_t>(lists[instr.domain.list].size());
   for (ArrayId id : kernelTouched) {
-    std::vector<uint8_t> &marks = kernelMarks[id];
-    uint64_t read = 0, written = 0;
-    for (uint8_t kind : marks) {
-      read += (kind & kRead) != 0;
-      written += (kind & kWritten) != 0;
-    }
+    auto [read, written] = countMarks(kernelMarks[id]);
     uint64_t bytes = elementBytes(arrays[id].element);
     entry->bytesRead += read * bytes;
     entry->bytesWritten += written * bytes;
-    marks.clear();
+    kernelMarks[id].clear();
   }
   kernelTouched.clear();
 }

@@ -63,6 +63,16 @@ std::optional<VariantFigures> figuresOf(const BenchReport &report, const Program
   return figures;
 }
 
+std::optional<KernelFigures> figuresOf(const BenchReport &report, const KernelResult &kernel) {
+  if (kernel.bytesPerCall == 0 || kernel.time.median <= 0)
+    return std::nullopt;
+  KernelFigures figures;
+  figures.bandwidth = double(kernel.bytesPerCall) / kernel.time.median;
+  if (report.copy && report.copy->bytesPerSecond() > 0)
+    figures.timeOverLimit = report.copy->bytesPerSecond() / figures.bandwidth;
+  return figures;
+}
+
 std::optional<StepFigures> stepFiguresOf(const BenchReport &report, const std::string &variant) {
   if (!report.step)
     return std::nullopt;
@@ -264,15 +274,12 @@ void printProgram(const BenchReport &report, const ProgramResult &program, llvm:
            << llvm::right_justify(formatSeconds(kernel.time.median), 9) << "  "
            << llvm::right_justify(
                   formatNumber("%.0f%%", 100.0 * kernel.time.median / variant.time.median), 4);
-        if (kernel.bytesPerCall > 0 && kernel.time.median > 0) {
-          double bytes = double(kernel.bytesPerCall);
-          os << "  " << llvm::right_justify(formatNumber("%.1f MB", bytes / 1e6), 10) << "  "
-             << llvm::right_justify(formatNumber("%.1f GB/s", bytes / kernel.time.median / 1e9),
-                                    10);
-          if (report.copy && report.copy->bytesPerSecond() > 0)
-            os << "  "
-               << formatNumber("%.2f", kernel.time.median /
-                                           (bytes / report.copy->bytesPerSecond()));
+        if (std::optional<KernelFigures> figures = figuresOf(report, kernel)) {
+          os << "  "
+             << llvm::right_justify(formatNumber("%.1f MB", double(kernel.bytesPerCall) / 1e6), 10)
+             << "  " << llvm::right_justify(formatNumber("%.1f GB/s", figures->bandwidth / 1e9), 10);
+          if (figures->timeOverLimit)
+            os << "  " << formatNumber("%.2f", *figures->timeOverLimit);
         }
         os << "\n";
       }

@@ -114,6 +114,14 @@ struct VariantFigures {
 std::optional<VariantFigures> figuresOf(const BenchReport &report, const ProgramResult &program,
                                         const std::string &variant);
 
+/// A kernel's counted traffic (--kernel-traffic) against its median: bytes per second, and
+/// time over that traffic at the copy kernel's bandwidth (without a copy kernel: none).
+struct KernelFigures {
+  double bandwidth = 0.0;
+  std::optional<double> timeOverLimit;
+};
+std::optional<KernelFigures> figuresOf(const BenchReport &report, const KernelResult &kernel);
+
 /// The step's time from its programs' medians (sum of calls x median) and as
 /// measured, per variant; absent when a program or the step did not pass.
 struct StepFigures {

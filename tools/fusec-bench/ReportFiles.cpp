@@ -246,19 +246,16 @@ Status writeMarkdownReport(const BenchReport &report, const std::string &path) {
         "its time over that traffic at the copy kernel's bandwidth.\n";
   for (const ProgramResult &program : report.programs) {
     TableRows rows{{"variant", "kernel", "median", "share", "MB per call", "time/limit"}};
-    double copyBandwidth = report.copy ? report.copy->bytesPerSecond() : 0.0;
     for (const VariantResult &variant : program.variants)
       if (variant.timed())
         for (const KernelResult &kernel : variant.kernels) {
-          bool counted = kernel.bytesPerCall > 0;
+          std::optional<KernelFigures> figures = figuresOf(report, kernel);
           rows.push_back(
               {variant.variant, "`" + kernel.name + "`", formatSeconds(kernel.time.median),
                formatNumber("%.0f%%", 100.0 * kernel.time.median / variant.time.median),
-               counted ? formatNumber("%.1f", double(kernel.bytesPerCall) / 1e6) : "",
-               counted && copyBandwidth > 0
-                   ? formatNumber("%.2f", kernel.time.median * copyBandwidth /
-                                              double(kernel.bytesPerCall))
-                   : ""});
+               figures ? formatNumber("%.1f", double(kernel.bytesPerCall) / 1e6) : "",
+               figures && figures->timeOverLimit ? formatNumber("%.2f", *figures->timeOverLimit)
+                                                 : ""});
         }
     if (rows.size() == 1)
       continue;
