@@ -99,6 +99,7 @@ void Comparison::compileVariants() {
       continue;
     }
     variants.push_back(session.compile(name, resolveForBackend(*config, options.backend)));
+    session.saveSource(*variants.back());
   }
 }
 

@@ -107,6 +107,23 @@ Status OutputDirectory::saveArguments(const ProgramSignature &program,
   return Status::success();
 }
 
+Status OutputDirectory::saveSource(const std::string &variant, const std::string &source,
+                                   const std::string &extension) {
+  std::string directory = root + "/sources";
+  if (Status status = createDirectory(directory); !status)
+    return status;
+  std::string path = directory + "/" + variantDirectoryName(variant) + "." + extension;
+  std::error_code error;
+  llvm::raw_fd_ostream file(path, error);
+  if (error)
+    return Status::failure("cannot write '" + path + "': " + error.message());
+  file << source;
+  file.close();
+  if (file.has_error())
+    return Status::failure("cannot write '" + path + "': " + file.error().message());
+  return Status::success();
+}
+
 Status OutputDirectory::writeManifest(const BenchReport &report,
                                       const std::vector<ProgramSignature> &programs) {
   const RunDescription &run = report.run;

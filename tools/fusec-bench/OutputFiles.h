@@ -9,6 +9,8 @@
 //   DIR/<program>/reference/<name>.npy   the oracle's outputs (out and inout fields)
 //   DIR/<program>/<variant>/<name>.npy   each variant's outputs (variant names with
 //                                        characters other than [A-Za-z0-9._-] replaced by _)
+//   DIR/sources/<variant>.cpp (.cu)      the C++ (CUDA) each variant was compiled from, as
+//                                        timed (e.g. for scripts/shared_kernels.py)
 //   DIR/manifest.json                    the grid, nlev, inputs, and per program its
 //                                        parameters and variant directories
 //
@@ -43,6 +45,9 @@ public:
   /// only the output fields.
   Status saveArguments(const ProgramSignature &program, const std::string &subdirectory,
                        const std::vector<ArgumentValue> &values, bool outputsOnly);
+  /// Saves a variant's emitted code as DIR/sources/<variant>.<extension>.
+  Status saveSource(const std::string &variant, const std::string &source,
+                    const std::string &extension);
   Status writeManifest(const BenchReport &report, const std::vector<ProgramSignature> &programs);
 
 private:

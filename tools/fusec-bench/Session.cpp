@@ -470,6 +470,17 @@ void BenchSession::saveArguments(const ProgramSignature &program, const std::str
   }
 }
 
+void BenchSession::saveSource(const Variant &variant) {
+  if (!outputDirectory || saveFailed || variant.source.empty())
+    return;
+  bool cuda = options.backend == Backend::Cuda || options.backend == Backend::CudaHost;
+  if (Status status = outputDirectory->saveSource(variant.name, variant.source, cuda ? "cu" : "cpp");
+      !status) {
+    fail(status.message());
+    saveFailed = true;
+  }
+}
+
 Status BenchSession::finishSaving(const BenchReport &report) {
   if (!outputDirectory)
     return Status::success();

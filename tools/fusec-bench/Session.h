@@ -100,6 +100,8 @@ public:
   /// Whether `variant` left `program` as written (the same IR as the oracle:
   /// domain inference and lowering, no pass).
   bool unchangedByPasses(const Variant &variant, const std::string &program);
+  /// Saves the code `variant` was compiled from (when saving outputs).
+  void saveSource(const Variant &variant);
   /// Whether a --save-outputs directory could not be written.
   bool savingFailed() const { return saveFailed; }
   /// Writes the --save-outputs manifest (when saving).
