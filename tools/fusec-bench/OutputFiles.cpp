@@ -7,6 +7,7 @@
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/FormatVariadic.h"
 #include "llvm/Support/JSON.h"
+#include "llvm/Support/Path.h"
 #include "llvm/Support/raw_ostream.h"
 
 #include <cctype>
@@ -25,6 +26,20 @@ std::string variantDirectoryName(const std::string &variant) {
 static Status createDirectory(const std::string &path) {
   if (std::error_code error = llvm::sys::fs::create_directories(path))
     return Status::failure("cannot create '" + path + "': " + error.message());
+  return Status::success();
+}
+
+Status writeTextFile(const std::string &file, llvm::StringRef text) {
+  if (std::error_code error = llvm::sys::fs::create_directories(llvm::sys::path::parent_path(file)))
+    return Status::failure("cannot create the directory of '" + file + "': " + error.message());
+  std::error_code error;
+  llvm::raw_fd_ostream os(file, error, llvm::sys::fs::OF_None);
+  if (error)
+    return Status::failure("cannot write '" + file + "': " + error.message());
+  os << text;
+  os.close();
+  if (os.has_error())
+    return Status::failure("cannot write '" + file + "': " + os.error().message());
   return Status::success();
 }
 
@@ -109,19 +124,8 @@ Status OutputDirectory::saveArguments(const ProgramSignature &program,
 
 Status OutputDirectory::saveSource(const std::string &variant, const std::string &source,
                                    const std::string &extension) {
-  std::string directory = root + "/sources";
-  if (Status status = createDirectory(directory); !status)
-    return status;
-  std::string path = directory + "/" + variantDirectoryName(variant) + "." + extension;
-  std::error_code error;
-  llvm::raw_fd_ostream file(path, error);
-  if (error)
-    return Status::failure("cannot write '" + path + "': " + error.message());
-  file << source;
-  file.close();
-  if (file.has_error())
-    return Status::failure("cannot write '" + path + "': " + file.error().message());
-  return Status::success();
+  return writeTextFile(root + "/sources/" + variantDirectoryName(variant) + "." + extension,
+                       source);
 }
 
 Status OutputDirectory::writeManifest(const BenchReport &report,
@@ -152,13 +156,8 @@ Status OutputDirectory::writeManifest(const BenchReport &report,
       {"backend", run.backend},
       {"programs", std::move(programObjects)},
   };
-  std::string path = root + "/manifest.json";
-  std::error_code error;
-  llvm::raw_fd_ostream os(path, error, llvm::sys::fs::OF_Text);
-  if (error)
-    return Status::failure("cannot write '" + path + "': " + error.message());
-  os << llvm::formatv("{0:2}", llvm::json::Value(std::move(manifest))) << "\n";
-  return Status::success();
+  return writeTextFile(root + "/manifest.json",
+                       llvm::formatv("{0:2}\n", llvm::json::Value(std::move(manifest))).str());
 }
 
 } // namespace fusec::bench

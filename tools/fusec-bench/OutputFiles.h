@@ -33,6 +33,9 @@
 
 namespace fusec::bench {
 
+/// Writes `text` to `file`, creating its directory; a failure names the file.
+Status writeTextFile(const std::string &file, llvm::StringRef text);
+
 /// The directory name of a variant.
 std::string variantDirectoryName(const std::string &variant);
 

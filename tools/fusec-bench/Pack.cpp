@@ -61,20 +61,6 @@ std::string cString(llvm::StringRef text) {
 
 std::string cDouble(double value) { return llvm::formatv("{0}", llvm::format("%.17g", value)); }
 
-Status writeFile(const std::string &file, llvm::StringRef text) {
-  if (std::error_code error = fs::create_directories(path::parent_path(file)))
-    return Status::failure("cannot create the directory of '" + file + "': " + error.message());
-  std::error_code error;
-  llvm::raw_fd_ostream os(file, error, fs::OF_None);
-  if (error)
-    return Status::failure("cannot write '" + file + "': " + error.message());
-  os << text;
-  os.close();
-  if (os.has_error())
-    return Status::failure("cannot write '" + file + "': " + os.error().message());
-  return Status::success();
-}
-
 Status copyFile(const std::string &from, const std::string &to) {
   if (std::error_code error = fs::create_directories(path::parent_path(to)))
     return Status::failure("cannot create the directory of '" + to + "': " + error.message());
@@ -245,7 +231,7 @@ bool Packer::emitVariants(BenchSession &session) {
     if (!variant->error.empty())
       return false; // the session printed it
     std::string library = std::to_string(variants.size()) + "-" + variantDirectoryName(name);
-    if (Status status = writeFile(staging + "/variants/" + library + ".cu", variant->source);
+    if (Status status = writeTextFile(staging + "/variants/" + library + ".cu", variant->source);
         !status)
       return fail(status.message());
     libraries.push_back(library);
@@ -384,7 +370,7 @@ bool Packer::writeModel(BenchSession &session) {
     }
   }
   os << "  return model;\n}\n\n} // namespace fusec::bench\n";
-  if (Status status = writeFile(staging + "/model.cpp", os.str()); !status)
+  if (Status status = writeTextFile(staging + "/model.cpp", os.str()); !status)
     return fail(status.message());
   return true;
 }
@@ -455,7 +441,7 @@ bool Packer::writeManifest(BenchSession &session, const std::map<std::string, ui
   std::string text;
   llvm::raw_string_ostream os(text);
   os << llvm::formatv("{0:2}", llvm::json::Value(std::move(manifest))) << "\n";
-  if (Status status = writeFile(staging + "/manifest.json", os.str()); !status)
+  if (Status status = writeTextFile(staging + "/manifest.json", os.str()); !status)
     return fail(status.message());
   return true;
 }
