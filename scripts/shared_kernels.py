@@ -11,17 +11,21 @@ the own part must take at most N / R - S. With --kernel-traffic bytes in the
 JSON the script also gives the bandwidth the own part's kernels would need.
 
 Input: a `fusec-bench run --json` file with both variants (a timed run
-reports each kernel), and the C++ each variant was compiled from, as
+reports each kernel), and the code each variant was compiled from, as
 `fusec-bench run --save-outputs DIR` writes it (DIR/sources/<variant>.cpp; the
 code does not depend on the grid, so a run on a small grid with --repeat 0
-and the same programs, pipelines and layout gives it).
+and the same programs, pipelines and layout gives it). For a GPU bundle: the
+JSON of `fusec-bench report BUNDLE/results/GRID.json --json FILE` and the
+bundle's directory (its variants/<index>-<variant>.cu).
 
 Usage: scripts/shared_kernels.py --json RUN.json --sources DIR --program diffusion_step \
            [--baseline none] [--variant fuse-all] [--target 1.7]
 """
 
 import argparse
+import glob
 import json
+import os
 import re
 import sys
 
@@ -46,10 +50,13 @@ def canonical(text):
 
 def kernel_functions(source):
     """Maps each kernel function of emitted C++ (`[[gnu::noinline]] static
-    void NAME(` or `NAME_blocked(`) to its canonical text (signature and
-    body, its own name and the names it declares replaced)."""
+    void NAME(` or `NAME_blocked(`) or CUDA (`static __global__ void
+    [__launch_bounds__(N)] NAME(`) to its canonical text (signature and body,
+    its own name and the names it declares replaced)."""
     functions = {}
-    for match in re.finditer(r"\[\[gnu::noinline\]\]\s*static void\s+(\w+)\(", source):
+    kernel = (r"(?:\[\[gnu::noinline\]\]\s*static void|static __global__ void"
+              r"(?:\s+__launch_bounds__\([^)]*\))?)\s+(\w+)\(")
+    for match in re.finditer(kernel, source):
         function = match.group(1)
         name = function.removesuffix("_blocked")
         start = source.index("{", match.end())
@@ -87,20 +94,24 @@ def duration(seconds):
 
 
 def source_of(directory, variant):
-    """The C++ of `variant` under a --save-outputs directory."""
+    """The code of `variant`: DIR/sources/<variant>.cpp or .cu (`fusec-bench run
+    --save-outputs DIR`), or DIR/variants/<index>-<variant>.cu (a GPU bundle)."""
     name = re.sub(r"[^A-Za-z0-9._-]", "_", variant)
-    path = f"{directory}/sources/{name}.cpp"
-    try:
-        return path, open(path).read()
-    except OSError as error:
-        sys.exit(f"shared_kernels: {error}")
+    candidates = [f"{directory}/sources/{name}.cpp", f"{directory}/sources/{name}.cu"]
+    candidates += sorted(glob.glob(f"{glob.escape(directory)}/variants/[0-9]*-{glob.escape(name)}.cu"))
+    for path in candidates:
+        if os.path.exists(path):
+            return path, open(path).read()
+    sys.exit(f"shared_kernels: no code of variant '{variant}' under {directory} "
+             f"(looked for {', '.join(candidates)})")
 
 
 def main():
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--json", required=True, help="fusec-bench run --json output")
     parser.add_argument("--program", required=True)
-    parser.add_argument("--sources", required=True, help="a fusec-bench --save-outputs directory")
+    parser.add_argument("--sources", required=True,
+                        help="a fusec-bench --save-outputs directory or a GPU bundle")
     parser.add_argument("--baseline", default="none", help="baseline variant (default none)")
     parser.add_argument("--variant", default="fuse-all", help="variant compared (default fuse-all)")
     parser.add_argument("--target", type=float, default=1.7, help="speed-up asked for")

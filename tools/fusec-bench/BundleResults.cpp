@@ -2,6 +2,7 @@
 
 #include "BundleResults.h"
 
+#include "llvm/ADT/STLExtras.h"
 #include "llvm/Support/JSON.h"
 #include "llvm/Support/MemoryBuffer.h"
 
@@ -145,6 +146,31 @@ VariantResult ResultsReader::variant(const Object &entry) {
       result.samples.push_back(*seconds);
   if (result.verdict == Verdict::Pass && !result.samples.empty())
     result.time = summarizeTimes(result.samples);
+  // The emitted code's timers: "<program>/<kernel>" entries in GT4Py's layout.
+  if (const Object *metrics = entry.getObject("kernel_metrics")) {
+    for (const auto &[key, value] : *metrics) {
+      auto [program, kernel] = llvm::StringRef(key).split('/');
+      const Object *timer = value.getAsObject();
+      const Object *samples = timer ? timer->getObject("metrics") : nullptr;
+      const Array *compute = samples ? samples->getArray("compute") : nullptr;
+      if (!compute) {
+        missing("'metrics.compute' in kernel_metrics entry '" + key.str() + "'");
+        continue;
+      }
+      if (kernel.empty())
+        continue; // the program's own timer: `samples` holds the same runs
+      KernelResult &timed = result.kernels.emplace_back();
+      timed.name = kernel.str();
+      for (const llvm::json::Value &sample : *compute)
+        if (std::optional<double> seconds = sample.getAsNumber())
+          timed.samples.push_back(*seconds);
+      timed.time = summarizeTimes(timed.samples);
+    }
+    // JSON objects keep no order: by name, as `run` lists them.
+    llvm::sort(result.kernels, [](const KernelResult &a, const KernelResult &b) {
+      return a.name < b.name;
+    });
+  }
   return result;
 }
 

@@ -15,7 +15,9 @@
 //      the same reference with the FMA tolerances below, warmed up, then timed
 //      with CUDA events around the program's launches, round the variants
 //      (run 1 of each, then run 2 of each, ...), every run from the initial
-//      outputs (restored outside the timed region).
+//      outputs (restored outside the timed region); the emitted code's own
+//      timers are on for the timed runs, and their samples of each kernel
+//      go to the results as `kernel_metrics`.
 // Before the programs, the device-to-device copy kernel of the first variant's
 // timed build measures the memory bandwidth (the limit). The results go to
 // FILE as JSON (format fusec-bundle-results/1, docs/bench.md), which
@@ -43,6 +45,7 @@
 #include <cstdlib>
 #include <cstring>
 #include <fstream>
+#include <iterator>
 #include <memory>
 #include <string>
 #include <vector>
@@ -159,6 +162,10 @@ struct Measurement {
   bool verified = false; // the exact build matched the reference
   bool fmaChecked = false; // the timed build is within the FMA tolerances
   std::string error;
+  /// The emitted code's timers (P_enable_timers, P_write_metrics), on for
+  /// the timed runs only; absent in code emitted without them.
+  void (*enableTimers)(void *, int) = nullptr;
+  int (*writeMetrics)(const void *, const char *) = nullptr;
 };
 
 class BundleRun {
@@ -381,6 +388,10 @@ Json BundleRun::runProgram(const BundleProgram &program) {
       continue;
     }
     m.runner = std::move(*runner);
+    m.enableTimers = reinterpret_cast<void (*)(void *, int)>(
+        m.variant->fma->symbol(signature.name + "_enable_timers"));
+    m.writeMetrics = reinterpret_cast<int (*)(const void *, const char *)>(
+        m.variant->fma->symbol(signature.name + "_write_metrics"));
     m.arguments = inputs;
     if (Status status = m.runner->runOnce(m.arguments); !status) {
       error("timed build: " + status.message());
@@ -405,10 +416,14 @@ Json BundleRun::runProgram(const BundleProgram &program) {
       if (!m.timing)
         continue;
       Status status = m.runner->restoreOutputs(inputs);
+      if (m.enableTimers)
+        m.enableTimers(m.runner->handle(), 1);
       auto start = std::chrono::steady_clock::now();
       if (status)
         status = m.runner->run();
       double wall = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+      if (m.enableTimers)
+        m.enableTimers(m.runner->handle(), 0);
       if (!status) {
         m.error = "timed run " + std::to_string(r + 1) + ": " + status.message();
         m.timing = false;
@@ -425,6 +440,21 @@ Json BundleRun::runProgram(const BundleProgram &program) {
       samples.push(Json::number(seconds));
     printSummary(signature.name, *m.variant->model, m, bytes);
     m.result.set("samples", std::move(samples));
+    if (!m.samples.empty() && m.writeMetrics) {
+      // The timed runs' samples of the program and each of its kernels, in
+      // GT4Py's metrics layout as the emitted code writes them.
+      std::string path = options.json + ".metrics";
+      std::ifstream file;
+      if (m.writeMetrics(m.runner->handle(), path.c_str()) == 0)
+        file.open(path);
+      std::string text((std::istreambuf_iterator<char>(file)), std::istreambuf_iterator<char>());
+      std::remove(path.c_str());
+      if (text.empty())
+        fail(signature.name + " (" + m.variant->model->name + "): its kernels' timers could not "
+             "be written to '" + path + "'");
+      else
+        m.result.set("kernel_metrics", Json::raw(text));
+    }
     if (!m.error.empty())
       m.result.set("error", Json::string(m.error));
     m.runner.reset(); // frees the device copies before the next program

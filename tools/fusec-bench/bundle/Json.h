@@ -34,6 +34,14 @@ public:
     json.scalar = text;
     return json;
   }
+  /// JSON text written as it is (the emitted code's own metrics file).
+  static Json raw(std::string text) {
+    Json json(Kind::Number);
+    json.scalar = std::move(text);
+    while (!json.scalar.empty() && (json.scalar.back() == '\n' || json.scalar.back() == ' '))
+      json.scalar.pop_back();
+    return json;
+  }
   static Json boolean(bool value) {
     Json json(Kind::Number);
     json.scalar = value ? "true" : "false";
