@@ -133,7 +133,8 @@ cl::list<std::string> includeDirs("I", cl::Prefix,
                                   cl::desc("Directory searched for imported .stn files"),
                                   cl::value_desc("dir"), cl::sub(runCommand), cl::sub(packCommand), cl::cat(category));
 cl::opt<std::string> saveOutputs("save-outputs",
-                                 cl::desc("Write every input and output as .npy files here"),
+                                 cl::desc("Write every input and output as .npy files here, and the code "
+                                          "each variant was compiled from (sources/)"),
                                  cl::value_desc("dir"), cl::sub(runCommand), cl::cat(category));
 cl::opt<std::string> json("json", cl::desc("Write the results as JSON (GT4Py metrics layout)"),
                           cl::value_desc("file"), cl::sub(runCommand), cl::sub(reportCommand), cl::cat(category));
