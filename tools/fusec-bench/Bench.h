@@ -38,6 +38,11 @@ inline bool runsInterpreter(Backend backend) {
          backend == Backend::InterpreterCudaLoops;
 }
 
+/// Whether `backend` compiles emitted CUDA (on a GPU or through fusec/cuda_host).
+inline bool compilesCuda(Backend backend) {
+  return backend == Backend::Cuda || backend == Backend::CudaHost;
+}
+
 struct BenchOptions {
   std::string inputPath;
   /// Program names, or {"all"}.

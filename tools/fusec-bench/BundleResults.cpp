@@ -1,8 +1,8 @@
 //===- BundleResults.cpp - a GPU bundle's results, read back --------------===//
 
 #include "BundleResults.h"
+#include "GeneratedTimers.h"
 
-#include "llvm/ADT/STLExtras.h"
 #include "llvm/Support/JSON.h"
 #include "llvm/Support/MemoryBuffer.h"
 
@@ -68,7 +68,7 @@ private:
 
   RunDescription run(const Object &root);
   std::vector<FieldResult> fields(const Array &list, const std::string &suffix);
-  VariantResult variant(const Object &entry);
+  VariantResult variant(const Object &entry, const std::string &program);
   std::vector<StepCount> counts(const Array &list);
 
   std::string path;
@@ -126,7 +126,7 @@ std::vector<FieldResult> ResultsReader::fields(const Array &list, const std::str
   return result;
 }
 
-VariantResult ResultsReader::variant(const Object &entry) {
+VariantResult ResultsReader::variant(const Object &entry, const std::string &program) {
   VariantResult result;
   result.variant = string(entry, "variant");
   result.unchanged = boolean(entry, "unchanged");
@@ -146,30 +146,14 @@ VariantResult ResultsReader::variant(const Object &entry) {
       result.samples.push_back(*seconds);
   if (result.verdict == Verdict::Pass && !result.samples.empty())
     result.time = summarizeTimes(result.samples);
-  // The emitted code's timers: "<program>/<kernel>" entries in GT4Py's layout.
+  // The emitted code's timers of the timed runs, in GT4Py's layout.
   if (const Object *metrics = entry.getObject("kernel_metrics")) {
-    for (const auto &[key, value] : *metrics) {
-      auto [program, kernel] = llvm::StringRef(key).split('/');
-      const Object *timer = value.getAsObject();
-      const Object *samples = timer ? timer->getObject("metrics") : nullptr;
-      const Array *compute = samples ? samples->getArray("compute") : nullptr;
-      if (!compute) {
-        missing("'metrics.compute' in kernel_metrics entry '" + key.str() + "'");
-        continue;
-      }
-      if (kernel.empty())
-        continue; // the program's own timer: `samples` holds the same runs
-      KernelResult &timed = result.kernels.emplace_back();
-      timed.name = kernel.str();
-      for (const llvm::json::Value &sample : *compute)
-        if (std::optional<double> seconds = sample.getAsNumber())
-          timed.samples.push_back(*seconds);
-      timed.time = summarizeTimes(timed.samples);
-    }
-    // JSON objects keep no order: by name, as `run` lists them.
-    llvm::sort(result.kernels, [](const KernelResult &a, const KernelResult &b) {
-      return a.name < b.name;
-    });
+    Result<TimerSamples> timers = parseMetrics(*metrics);
+    if (!timers)
+      missing("kernel_metrics as the emitted code writes them (" + timers.error() + ")");
+    else
+      for (auto &[name, samples] : newSamples({}, *timers, program).kernels)
+        result.kernels.push_back({name, samples, summarizeTimes(samples)});
   }
   return result;
 }
@@ -220,7 +204,7 @@ Result<BenchReport> ResultsReader::read() {
       program.error = failure->str();
     if (const Array *variants = entry->getArray("variants"))
       for (const Object *measured : objects(*variants, "variants"))
-        program.variants.push_back(variant(*measured));
+        program.variants.push_back(variant(*measured, program.program));
     report.programs.push_back(std::move(program));
   }
   if (!error.empty())

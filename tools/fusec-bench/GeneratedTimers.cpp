@@ -41,8 +41,12 @@ Result<TimerSamples> parseMetrics(llvm::StringRef text) {
   const llvm::json::Object *entries = parsed->getAsObject();
   if (!entries)
     return Status::failure("the timers' metrics are not a JSON object");
+  return parseMetrics(*entries);
+}
+
+Result<TimerSamples> parseMetrics(const llvm::json::Object &entries) {
   TimerSamples samples;
-  for (const auto &[key, entry] : *entries) {
+  for (const auto &[key, entry] : entries) {
     const llvm::json::Object *object = entry.getAsObject();
     const llvm::json::Object *metrics = object ? object->getObject("metrics") : nullptr;
     const llvm::json::Array *compute = metrics ? metrics->getArray("compute") : nullptr;

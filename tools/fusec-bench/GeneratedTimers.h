@@ -17,6 +17,7 @@
 
 #include "fusec/status.h"
 #include "llvm/ADT/StringRef.h"
+#include "llvm/Support/JSON.h"
 
 #include <map>
 #include <optional>
@@ -57,6 +58,8 @@ ProgramTimes newSamples(const TimerSamples &before, const TimerSamples &after,
 
 /// Parses GT4Py metrics JSON: {"<key>": {"metrics": {"compute": [s, ...]}}, ...}.
 Result<TimerSamples> parseMetrics(llvm::StringRef text);
+/// The same, already parsed (a GPU bundle's results hold it as `kernel_metrics`).
+Result<TimerSamples> parseMetrics(const llvm::json::Object &entries);
 
 } // namespace fusec::bench
 

@@ -371,7 +371,7 @@ std::unique_ptr<Variant> BenchSession::compile(const std::string &name,
     variant->interpreter = std::make_unique<Interpreter>(*variant->module, mesh, nlev);
     return variant;
   }
-  bool cuda = options.backend == Backend::Cuda || options.backend == Backend::CudaHost;
+  bool cuda = compilesCuda(options.backend);
   std::string source;
   llvm::raw_string_ostream os(source);
   if (mlir::failed(cuda ? emitCuda(*variant->module, os) : emitCpp(*variant->module, os)))
@@ -473,8 +473,8 @@ void BenchSession::saveArguments(const ProgramSignature &program, const std::str
 void BenchSession::saveSource(const Variant &variant) {
   if (!outputDirectory || saveFailed || variant.source.empty())
     return;
-  bool cuda = options.backend == Backend::Cuda || options.backend == Backend::CudaHost;
-  if (Status status = outputDirectory->saveSource(variant.name, variant.source, cuda ? "cu" : "cpp");
+  const char *extension = compilesCuda(options.backend) ? "cu" : "cpp";
+  if (Status status = outputDirectory->saveSource(variant.name, variant.source, extension);
       !status) {
     fail(status.message());
     saveFailed = true;
