@@ -1,5 +1,5 @@
-# Catch2 unit tests of the runtime: grids, coefficients, .npy files, kernel support (included
-# from tests/unit).
+# Catch2 unit tests of the runtime: grids, coefficients, .npy files, kernel support, wavefront
+# schedules (included from tests/unit).
 include(Catch)
 add_executable(fusec-runtime-tests
   ${CMAKE_CURRENT_LIST_DIR}/test_grid_main.cpp
@@ -13,6 +13,7 @@ add_executable(fusec-runtime-tests
   ${CMAKE_CURRENT_LIST_DIR}/test_npy.cpp
   ${CMAKE_CURRENT_LIST_DIR}/test_blocked_layout.cpp
   ${CMAKE_CURRENT_LIST_DIR}/test_point_list_runs.cpp
+  ${CMAKE_CURRENT_LIST_DIR}/test_wavefront.cpp
 )
 # HandleLLVMOptions adds -fno-exceptions globally; Catch2 needs exceptions.
 target_compile_options(fusec-runtime-tests PRIVATE -fexceptions)
