@@ -3,6 +3,7 @@
 #include "fusec/coefficients.h"
 #include "fusec/decomposition.h"
 #include "fusec/grid_generator.h"
+#include "grid_named.h"
 
 #include <catch2/catch.hpp>
 
@@ -13,16 +14,9 @@
 #include <string>
 
 using namespace fusec;
+using fusec::testing::grid_named;
 
 namespace {
-
-const Grid &grid_named(const std::string &name) {
-  static std::map<std::string, Grid> grids;
-  auto it = grids.find(name);
-  if (it == grids.end())
-    it = grids.emplace(name, std::move(make_grid(name)).value()).first;
-  return it->second;
-}
 
 const char *const kGrids[] = {"r2b2", "lam-r2b3"};
 const int32_t kRankCounts[] = {1, 2, 3, 4, 7};

@@ -2,17 +2,17 @@
 // for (checked by replaying the plan's phases and barriers against each dependence's
 // definition), on ICON grids with diffusion's RBF -> nabla2 -> diagnostics -> RBF -> vn group and
 // on random groups; the executor on an OpenMP team gives the results of program order.
-#include "fusec/grid_generator.h"
 #include "fusec/wavefront.h"
+#include "grid_named.h"
 
 #include <catch2/catch.hpp>
 
-#include <map>
 #include <random>
 #include <string>
 #include <vector>
 
 using namespace fusec;
+using fusec::testing::grid_named;
 using wavefront::Dependence;
 using wavefront::Domain;
 using wavefront::Order;
@@ -105,14 +105,6 @@ void checkPlan(const wavefront::Plan &plan, const Group &group) {
   }
 }
 
-const Grid &gridNamed(const std::string &name) {
-  static std::map<std::string, Grid> grids;
-  auto it = grids.find(name);
-  if (it == grids.end())
-    it = grids.emplace(name, std::move(make_grid(name)).value()).first;
-  return it->second;
-}
-
 // diffusion_step's RBF#1 (vertices) -> nabla2/Smagorinsky (edges, E2C2V) -> diagnostics (cells,
 // C2E) -> RBF#2 (vertices, V2E) -> vn's update (edges, E2C2V and the same edge), which
 // overwrites the vn that RBF#1 read through V2E and the diagnostics through C2E.
@@ -135,7 +127,7 @@ Group diffusionGroup(const Grid &grid) {
 
 TEST_CASE("wavefront plans of diffusion's vn group run every point once, after what it waits for") {
   for (const char *name : {"r2b2", "lam-r2b3"}) {
-    const Group group = diffusionGroup(gridNamed(name));
+    const Group group = diffusionGroup(grid_named(name));
     for (int32_t threads : {1, 2, 3, 7})
       for (int32_t tile : {1, 16, 1000}) {
         INFO(name << ", " << threads << " threads, tiles of " << tile);
@@ -157,7 +149,7 @@ TEST_CASE("wavefront plans of diffusion's vn group run every point once, after w
 TEST_CASE("on ICON's ordering few points are shared between two threads' parts") {
   // What makes the schedule pay: the points two threads need run before the tiles, between
   // barriers, out of cache order. ICON orders points so that neighbours are near.
-  const Group group = diffusionGroup(gridNamed("r2b4"));
+  const Group group = diffusionGroup(grid_named("r2b4"));
   wavefront::Plan plan;
   REQUIRE(plan.build(group.domains.data(), 5, group.dependences.data(), 7, 2, 1024) ==
           FUSEC_SUCCESS);
@@ -213,7 +205,7 @@ TEST_CASE("a wavefront plan run by an OpenMP team computes what program order co
   // Each stage writes value[s][q] = q + (sum of what q gathers) and reads, for the vn update's
   // Scatter waits, the old value of what it overwrites; any point run too early or twice changes
   // the sums.
-  const Grid &grid = gridNamed("r2b3");
+  const Grid &grid = grid_named("r2b3");
   const Group group = diffusionGroup(grid);
   auto runStage = [&](std::vector<std::vector<double>> &value, int32_t s, int32_t begin,
                       int32_t end) {
