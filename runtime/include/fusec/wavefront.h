@@ -57,9 +57,9 @@ struct Step {
   int32_t stage, begin, end;
 };
 
-/* How many points of a stage each phase runs, and in how many steps. */
+/* How many points of a stage each phase runs. */
 struct StageCounts {
-  int64_t shared = 0, tiled = 0, rest = 0, tiled_steps = 0;
+  int64_t shared = 0, tiled = 0, rest = 0;
 };
 
 class Plan {
@@ -286,9 +286,7 @@ inline int Plan::build(const Domain *domains, int32_t stages, const Dependence *
         }
       for (int32_t s = 0; s < stages; ++s) {
         counts_[s].tiled += static_cast<int64_t>(tile_points[s].size());
-        const size_t before = threads_plan_[t].tiles.size();
         detail::append_runs(s, tile_points[s], threads_plan_[t].tiles);
-        counts_[s].tiled_steps += static_cast<int64_t>(threads_plan_[t].tiles.size() - before);
         tile_points[s].clear();
       }
     }
