@@ -334,36 +334,46 @@ def patch(source):
     return source
 
 
+def cache_of(args, fma):
+    """The cache of the exact (no FMA contraction) or the contracted build: each holds one
+    build of fuse-all."""
+    return os.path.join(args.out, "cache-fma" if fma else "cache-exact")
+
+
 def bench(args, fma, extra, env=None):
-    """fusec-bench on diffusion_step, columns layout, with the cache of the exact (no FMA
-    contraction) or the contracted build: each cache then holds one build of fuse-all."""
-    cache = os.path.join(args.out, "cache-fma" if fma else "cache-exact")
+    """fusec-bench on diffusion_step, columns layout, with the exact or the contracted build."""
     command = [os.path.join(args.bin, "fusec-bench"), "run",
                os.path.join(args.stencils, "diffusion.stn"), "-I", args.stencils,
                "--programs=diffusion_step", "--layout", "columns", "--nlev", str(args.nlev),
-               "--cache-dir", cache] + (["--fma"] if fma else []) + extra
+               "--cache-dir", cache_of(args, fma)] + (["--fma"] if fma else []) + extra
     result = subprocess.run(command, env=env, capture_output=True, text=True)
     if result.returncode != 0:
         fail("fusec-bench failed:\n" + result.stdout[-2000:] + result.stderr[-2000:])
     return result.stdout + result.stderr
 
 
-def install_patched(args, fma, source, patched_path):
-    """Builds the patched source as fusec-bench builds fuse-all's (flags of
-    tools/fusec-bench/NativeLibrary.cpp) in place of the cached library of `source`."""
+def cached_build(args, fma):
+    """fuse-all's source and the library fusec-bench built from it into the cache."""
+    saved = os.path.join(args.out, "run-fma" if fma else "run-exact")
     bench(args, fma, ["--pipelines", "fuse-all", "--grid", "r2b1", "--nlev", "4", "--repeat",
-                      "0"])
-    cache = os.path.join(args.out, "cache-fma" if fma else "cache-exact")
-    cached = [path for path in glob.glob(os.path.join(cache, "*.cpp"))
+                      "0", "--save-outputs", saved])
+    with open(os.path.join(saved, "sources", "fuse-all.cpp")) as f:
+        source = f.read()
+    cached = [path for path in glob.glob(os.path.join(cache_of(args, fma), "*.cpp"))
               if open(path).read() == source]
     if len(cached) != 1:
         fail("expected one cached build of fuse-all's source in %s, found %d"
-             % (cache, len(cached)))
+             % (cache_of(args, fma), len(cached)))
+    return source, cached[0][:-len(".cpp")] + ".so"
+
+
+def install(args, fma, patched_path, library):
+    """Builds the patched source as fusec-bench builds fuse-all's (flags of
+    tools/fusec-bench/NativeLibrary.cpp) in place of the cached `library`."""
     flags = ["-std=c++17", "-O3", "-march=native", "-fno-math-errno",
              "-ffp-contract=fast" if fma else "-ffp-contract=off", "-fopenmp", "-fPIC",
              "-shared", "-I", args.runtime_include] + os.environ.get("FUSEC_BENCH_CXXFLAGS",
                                                                     "").split()
-    library = cached[0][:-len(".cpp")] + ".so"
     command = [os.environ.get("CXX", "c++")] + flags + [patched_path, "-o", library + ".tmp"]
     result = subprocess.run(command, capture_output=True, text=True)
     if result.returncode != 0:
@@ -398,17 +408,13 @@ def main():
     args = parser.parse_args()
 
     os.makedirs(args.out, exist_ok=True)
-    saved = os.path.join(args.out, "run")
-    bench(args, False, ["--pipelines", "fuse-all", "--grid", "r2b1", "--nlev", "4", "--repeat",
-                        "0", "--save-outputs", saved])
-    with open(os.path.join(saved, "sources", "fuse-all.cpp")) as f:
-        source = f.read()
+    source, library = cached_build(args, fma=False)
     patched = os.path.join(args.out, "fuse-all-wavefront.cpp")
     with open(patched, "w") as f:
         f.write(patch(source))
 
     # Exact: the patched build without contraction against the interpreter, every group tiled.
-    install_patched(args, False, source, patched)
+    install(args, False, patched, library)
     environment = dict(os.environ, FUSEC_WAVEFRONT_TILE=str(args.tile))
     for inputs in args.inputs.split(","):
         for threads in args.threads.split(","):
@@ -424,7 +430,10 @@ def main():
     # Timed: the contracted build, as fusec-bench times fuse-all. Its check against the
     # interpreter takes --timing-rtol: where the tiled kernels are compiled apart from the
     # program body, GCC contracts a few products differently.
-    install_patched(args, True, source, patched)
+    contracted_source, library = cached_build(args, fma=True)
+    if contracted_source != source:
+        fail("fusec-bench emitted different code for the contracted build")
+    install(args, True, patched, library)
     print("\n| threads | inputs | copy kernel | none | vn's group: unfused -> tiled "
           "| step: unfused -> tiled | none / fuse-all: unfused -> tiled |")
     print("|---:|---|---:|---:|---:|---:|---:|")
