@@ -153,6 +153,9 @@ struct ProgramPlan {
   llvm::DenseMap<Operation *, std::string> bufferOf;
   std::vector<std::unique_ptr<KernelPlan>> kernels;
   llvm::DenseMap<Operation *, KernelPlan *> kernelOf;
+  /// Per stn.wavefront, in program order, the state member holding its plan.
+  std::vector<std::string> wavefrontPlans;
+  llvm::DenseMap<Operation *, std::string> wavefrontPlanOf;
 };
 
 std::string levelsEnumerator(VerticalKind vertical) {
@@ -190,8 +193,9 @@ public:
   }
 
   LogicalResult emitBlock(Block &block, raw_ostream &os) {
-    for (Operation &op : block.without_terminator())
-      if (failed(emitOp(&op, os)))
+    // A wavefront's block has no terminator.
+    for (Operation &op : block)
+      if (!op.hasTrait<OpTrait::IsTerminator>() && failed(emitOp(&op, os)))
         return failure();
     return success();
   }
@@ -236,8 +240,11 @@ private:
         })
         .Case([&](ImageOp image) { return emitImage(image, os); })
         .Case([&](scf::IfOp ifOp) { return emitIf(ifOp, os); })
-        .Case([&](ExchangeOp exchange) { return emitExchange(exchange, os); })
+        .Case([&](ExchangeOp exchange) {
+          return mode == Mode::Launch ? emitExchange(exchange, os) : success();
+        })
         .Case([&](KernelOp kernel) { return emitLaunch(kernel, os); })
+        .Case([&](WavefrontOp wavefront) { return emitWavefront(wavefront, os); })
         .Default([&](Operation *other) -> LogicalResult {
           if (isNoOpCast(other)) {
             values[other->getResult(0)] = expr(other->getOperand(0));
@@ -314,14 +321,86 @@ private:
 
   LogicalResult emitLaunch(KernelOp kernel, raw_ostream &os) {
     const KernelPlan &kernelPlan = *plan.kernelOf.lookup(kernel);
-    std::vector<std::string> arguments;
+    std::vector<std::string> arguments{plan.state};
     for (const KernelPlan::Parameter &parameter : kernelPlan.launcherParameters)
       arguments.push_back(parameter.value ? expr(parameter.value) : parameter.argument);
     stateUsed = true;
-    os << "if (int rc = " << kernelPlan.launcher << "(" << plan.state
-       << (arguments.empty() ? "" : ", ") << llvm::join(arguments, ", ") << "))\nreturn rc;\n";
+    switch (mode) {
+    case Mode::Launch:
+      os << "if (int rc = " << kernelPlan.launcher << "(" << llvm::join(arguments, ", ")
+         << "))\nreturn rc;\n";
+      break;
+    case Mode::Check:
+      os << "if (int rc = " << kernelPlan.checker << "(" << llvm::join(arguments, ", ")
+         << "))\nreturn rc;\n";
+      break;
+    case Mode::Stage:
+      arguments.push_back(stageBegin);
+      arguments.push_back(stageEnd);
+      os << "if (" << stageName << " == " << *kernel.getStage() << ")\n"
+         << kernelPlan.ranged << "(" << llvm::join(arguments, ", ") << ");\n";
+      break;
+    }
     return success();
   }
+
+  /// With an exchange callback (several ranks) the group runs as written;
+  /// else its domains are checked, then its plan runs the stages tile by tile
+  /// (the exchanges do nothing on one rank).
+  LogicalResult emitWavefront(WavefrontOp wavefront, raw_ostream &os) {
+    if (!target.supportsWavefronts() || mode != Mode::Launch)
+      return wavefront.emitError() << "stn.wavefront is a schedule of the C++ backend";
+    Block &body = wavefront.getBody().front();
+    os << "if (" << member("exchange.callback") << " != nullptr) {\n";
+    if (failed(emitBlock(body, os)))
+      return failure();
+    os << "} else {\n";
+    mode = Mode::Check;
+    if (failed(emitBlock(body, os)))
+      return failure();
+    SmallVector<KernelOp> kernels = wavefront.getKernels();
+    std::vector<std::string> domains(wavefront.getNumStages());
+    for (KernelOp kernel : kernels)
+      domains[*kernel.getStage()] = "{" + expr(kernel.getHlb()) + ", " + expr(kernel.getHub()) + "}";
+    std::vector<std::string> waits;
+    for (const WavefrontOp::Wait &wait : wavefront.getWaitList()) {
+      std::string order = "fusec::wavefront::Order::" +
+                          std::string(wait.order == WavefrontOp::Order::Same     ? "Same"
+                                      : wait.order == WavefrontOp::Order::Gather ? "Gather"
+                                                                                 : "Scatter");
+      std::string table = "nullptr, 0, 0";
+      if (wait.table) {
+        std::string member = this->member(plan.kernelTable.lookup(wait.table.getValue()));
+        table = member + ".data(), " + member + ".ld(), " +
+                std::to_string(lookupConnectivity(wavefront, wait.table).getSize());
+      }
+      waits.push_back("{" + std::to_string(wait.stage) + ", " + std::to_string(wait.on) + ", " +
+                      order + ", " + table + "}");
+    }
+    std::string domainsName = names.unique("domains"), waitsName = names.unique("waits");
+    stageName = names.unique("stage");
+    stageBegin = names.unique("begin");
+    stageEnd = names.unique("end");
+    os << "const fusec::wavefront::Domain " << domainsName << "[] = {" << llvm::join(domains, ", ")
+       << "};\nconst fusec::wavefront::Dependence " << waitsName << "[] = {"
+       << llvm::join(waits, ", ") << "};\nif (int rc = fusec::wavefront::run("
+       << member(plan.wavefrontPlanOf.lookup(wavefront)) << ", " << domainsName << ", "
+       << domains.size() << ", " << waitsName << ", " << waits.size() << ", "
+       << wavefront.getTile() << ", [&](const int32_t " << stageName << ", const int32_t "
+       << stageBegin << ", const int32_t " << stageEnd << ") {\n";
+    mode = Mode::Stage;
+    if (failed(emitBlock(body, os)))
+      return failure();
+    mode = Mode::Launch;
+    os << "}))\nreturn rc;\n}\n";
+    return success();
+  }
+
+  /// What a kernel becomes: a launch, the check of a wavefront stage's
+  /// domain, or the run of a stage on a range of points inside the plan.
+  enum class Mode { Launch, Check, Stage };
+  Mode mode = Mode::Launch;
+  std::string stageName, stageBegin, stageEnd;
 
   const CFamilyTarget &target;
   const ProgramPlan &plan;
@@ -382,6 +461,11 @@ private:
       kernelPlan->index = plan.kernels.size();
       kernelPlan->function = names.global(kernel.getName());
       kernelPlan->launcher = names.global("launch_" + kernelPlan->function);
+      if (kernel.getStage()) {
+        kernelPlan->staged = true;
+        kernelPlan->ranged = names.global("range_" + kernelPlan->function);
+        kernelPlan->checker = names.global("check_" + kernelPlan->function);
+      }
       plan.kernelOf[kernel] = kernelPlan.get();
       plan.kernels.push_back(std::move(kernelPlan));
     }
@@ -397,6 +481,19 @@ private:
       plan.tables.push_back({conn, name, target.kernelTableType().str()});
       plan.kernelTable[conn.getSymName()] = name;
     }
+    // The tables a wavefront waits through are read by its kernels too.
+    program.walk([&](WavefrontOp wavefront) {
+      for (const WavefrontOp::Wait &wait : wavefront.getWaitList()) {
+        if (!wait.table || plan.kernelTable.count(wait.table.getValue()))
+          continue;
+        std::string name = members.unique(wait.table.getValue());
+        plan.tables.push_back({lookupConnectivity(wavefront, wait.table), name,
+                               target.kernelTableType().str()});
+        plan.kernelTable[wait.table.getValue()] = name;
+      }
+      plan.wavefrontPlanOf[wavefront] = members.unique("wavefront");
+      plan.wavefrontPlans.push_back(plan.wavefrontPlanOf[wavefront]);
+    });
     for (ConnectivityOp conn : imageTablesOf(program)) {
       if (target.kernelTablesOnHost() && plan.kernelTable.count(conn.getSymName())) {
         plan.imageTable[conn.getSymName()] = plan.kernelTable.lookup(conn.getSymName());
@@ -675,6 +772,9 @@ private:
       os << table.type << " " << table.name << ";\n";
     for (const BufferMember &buffer : plan.buffers)
       os << buffer.type << " " << buffer.name << ";\n";
+    for (const std::string &wavefront : plan.wavefrontPlans)
+      os << "// Built by the first run of its group.\nfusec::wavefront::Plan " << wavefront
+         << ";\n";
     for (auto [index, parameter] : llvm::enumerate(plan.interface->parameters))
       if (parameter.isOutput())
         os << "// " << parameter.sourceName << " as computed by " << plan.interface->runAndVerify
@@ -692,10 +792,18 @@ private:
     return " {\n" + llvm::join(statements, "\n") + "\n}\n";
   }
 
-  void emitLauncher(const KernelPlan &plan, const ProgramPlan &program, raw_ostream &os) {
-    std::vector<std::string> parameters{program.stateType + " &" + program.state}, empty, outside;
+  static std::vector<std::string> launcherParameterList(const KernelPlan &plan,
+                                                       const ProgramPlan &program) {
+    std::vector<std::string> parameters{program.stateType + " &" + program.state};
     for (const KernelPlan::Parameter &parameter : plan.launcherParameters)
       parameters.push_back(parameter.type + (parameter.isPointer() ? "" : " ") + parameter.name);
+    return parameters;
+  }
+
+  /// A launcher's tests of its domain: when it is empty, and when it lies
+  /// outside the extents.
+  static void domainTests(const KernelPlan &plan, const ProgramPlan &program,
+                          std::vector<std::string> &empty, std::vector<std::string> &outside) {
     std::string extents = program.state + ".extents.";
     KernelOp kernel = plan.op;
     if (plan.hasPoints()) {
@@ -717,6 +825,11 @@ private:
       outside.push_back(list.count + " < 0 || " + list.cell + " == nullptr || " + list.level +
                         " == nullptr");
     }
+  }
+
+  void emitLauncher(const KernelPlan &plan, const ProgramPlan &program, raw_ostream &os) {
+    std::vector<std::string> parameters = launcherParameterList(plan, program), empty, outside;
+    domainTests(plan, program, empty, outside);
     os << "static int " << plan.launcher << "(" << llvm::join(parameters, ", ") << ") {\n"
        << "if (" << llvm::join(empty, " || ") << ")" << emptyDomainBlock(plan)
        << "if (" << llvm::join(outside, " || ") << ")\nreturn FUSEC_ERROR_DOMAIN;\n"
@@ -724,6 +837,31 @@ private:
        << program.state << ".stream);\n";
     target.emitLaunch(plan, program.state, os);
     os << "}\n\n";
+    if (plan.staged)
+      emitStageFunctions(plan, program, os);
+  }
+
+  /// A wavefront stage's domain check, before its plan runs, and its run on
+  /// a range of points from the plan (levels as the launcher has them).
+  void emitStageFunctions(const KernelPlan &plan, const ProgramPlan &program, raw_ostream &os) {
+    std::vector<std::string> parameters = launcherParameterList(plan, program), empty, outside;
+    domainTests(plan, program, empty, outside);
+    os << "static int " << plan.checker << "(" << llvm::join(parameters, ", ") << ") {\n"
+       << "if (" << llvm::join(empty, " || ") << ")\nreturn FUSEC_SUCCESS;\n"
+       << "if (" << llvm::join(outside, " || ") << ")\nreturn FUSEC_ERROR_DOMAIN;\n"
+       << "return FUSEC_SUCCESS;\n}\n\n";
+    NameTable local;
+    local.reserve(program.state);
+    for (const KernelPlan::Parameter &parameter : plan.launcherParameters)
+      local.reserve(parameter.name);
+    std::string begin = local.unique("begin"), end = local.unique("end");
+    parameters.push_back("const int32_t " + begin);
+    parameters.push_back("const int32_t " + end);
+    os << "static void " << plan.ranged << "(" << llvm::join(parameters, ", ") << ") {\n";
+    if (plan.hasLevels())
+      os << "if (" << plan.klb << " >= " << plan.kub << ")\nreturn;\n";
+    os << plan.function << "_blocked(" << plan.kernelArguments(/*blocked=*/true) << ", " << begin
+       << ", " << end << ");\n}\n\n";
   }
 
   void emitInterface(const ProgramPlan &plan, raw_ostream &os) {

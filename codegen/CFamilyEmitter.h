@@ -44,6 +44,12 @@ struct KernelPlan {
   stn::KernelOp op;
   std::string function; ///< the kernel function
   std::string launcher; ///< the host function that checks the domain and launches
+  /// A stage of an stn.wavefront (C++): the kernel function runs the blocks of
+  /// points [rangeBegin, rangeEnd) it is given, without sharing them among the
+  /// team; `ranged` runs it on a range from the program body, `checker` checks
+  /// its domain as the launcher does.
+  bool staged = false;
+  std::string ranged, checker, rangeBegin, rangeEnd;
   size_t index = 0;     ///< position among the program's kernels (its timer)
   KernelUses uses;
   KernelScope scope;
@@ -136,6 +142,8 @@ public:
   /// Host work in the program body that must run once, `call` (an
   /// expression): as it is, or on one thread of the team.
   virtual std::string onOneThread(llvm::StringRef call) const { return call.str(); }
+  /// Whether stn.wavefront runs as a plan (C++); else it is an error.
+  virtual bool supportsWavefronts() const { return false; }
 };
 
 /// Emits the translation unit of every program in `module` (formatted).

@@ -50,7 +50,7 @@ public:
   StringRef backendName() const override { return "cpp"; }
 
   void emitPrelude(bool hasKernels, raw_ostream &os) const override {
-    os << "#include \"fusec/kernel_support.h\"\n\n"
+    os << "#include \"fusec/kernel_support.h\"\n#include \"fusec/wavefront.h\"\n\n"
           "#include <algorithm>\n#include <math.h>\n#include <stdint.h>\n\n";
     if (hasKernels)
       os << "// Points per OpenMP work item: the extent of the vectorised innermost loop.\n"
@@ -78,8 +78,12 @@ public:
   std::string onOneThread(StringRef call) const override {
     return "fusec::on_one_thread([&] { return " + call.str() + "; })";
   }
+  bool supportsWavefronts() const override { return true; }
 
   LogicalResult emitKernel(codegen::KernelPlan &plan, raw_ostream &os) const override {
+    if (plan.staged && !(stn::columnsLayout(plan.op) && plan.hasPoints()))
+      return plan.op.emitError() << "a wavefront stage needs the columns layout and a range of "
+                                    "points";
     if (stn::columnsLayout(plan.op) && hasBlockedVariant(plan)) {
       useColumnsStrides(plan.scope);
       return plan.hasPointList() ? emitListKernel(plan, plan.scope, /*blocked=*/true, os)
@@ -103,6 +107,17 @@ public:
 
   void emitLaunch(const codegen::KernelPlan &plan, StringRef state,
                   raw_ostream &os) const override {
+    if (plan.staged) {
+      // Shared statically, as the kernel runs ranges of points.
+      os << "{\nconst fusec::wavefront::Domain share = fusec::wavefront::static_share(" << plan.hlb
+         << ", " << plan.hub << ");\n"
+         << plan.function << "_blocked(" << plan.kernelArguments(/*blocked=*/true)
+         << ", share.begin, share.end);\n}\n";
+      if (!nowait(plan))
+        os << "fusec::team_barrier();\n";
+      os << "return FUSEC_SUCCESS;\n";
+      return;
+    }
     if (stn::columnsLayout(plan.op) && hasBlockedVariant(plan)) {
       // The create function accepted the columns layout only.
       os << plan.function << "_blocked(" << plan.kernelArguments(/*blocked=*/true)
@@ -174,13 +189,24 @@ private:
     const std::string &nproma = scope.nproma;
     // In the columns layout a block is its one point.
     bool columns = stn::columnsLayout(plan.op);
+    std::string signature = plan.kernelSignature(true);
+    // A wavefront stage runs the points its caller gives it, on the calling thread.
+    if (plan.staged) {
+      plan.rangeBegin = names.unique("range_begin");
+      plan.rangeEnd = names.unique("range_end");
+      signature += ", const int32_t " + plan.rangeBegin + ", const int32_t " + plan.rangeEnd;
+    }
     os << "// " << plan.function << layoutComment(plan)
-       << kKernelFunction << plan.function << "_blocked(" << plan.kernelSignature(true) << ") {\n"
-       << declare(firstBlock, columns ? plan.hlb : plan.hlb + " / " + nproma)
-       << declare(endBlock, columns ? plan.hub
-                                    : "static_cast<int32_t>((int64_t(" + plan.hub + ") + " +
-                                          nproma + " - 1) / " + nproma + ")")
-       << workshare(plan, "for schedule(static)") << loop(block, firstBlock, endBlock)
+       << kKernelFunction << plan.function << "_blocked(" << signature << ") {\n"
+       << declare(firstBlock, plan.staged ? plan.rangeBegin
+                              : columns   ? plan.hlb
+                                          : plan.hlb + " / " + nproma)
+       << declare(endBlock, plan.staged ? plan.rangeEnd
+                            : columns   ? plan.hub
+                                        : "static_cast<int32_t>((int64_t(" + plan.hub + ") + " +
+                                              nproma + " - 1) / " + nproma + ")")
+       << (plan.staged ? "" : workshare(plan, "for schedule(static)"))
+       << loop(block, firstBlock, endBlock)
        << declare(blockBegin,
                   columns ? block : "std::max(" + plan.hlb + ", " + block + " * " + nproma + ")")
        << declare(blockEnd, columns ? block + " + 1"

@@ -21,7 +21,7 @@ static InFlightDiagnostic notKernelForm(Operation *op) {
 
 static bool allowedInProgram(Operation *op) {
   Dialect *dialect = op->getDialect();
-  return isa<AllocOp, NumLevelsOp, ListSizeOp, ImageOp, ExchangeOp, KernelOp, ReturnOp,
+  return isa<AllocOp, NumLevelsOp, ListSizeOp, ImageOp, ExchangeOp, KernelOp, WavefrontOp, ReturnOp,
              scf::IfOp, scf::YieldOp>(op) ||
          (dialect && isa<arith::ArithDialect>(dialect));
 }

@@ -137,7 +137,7 @@ int fusec::compile(const CompileOptions &options, llvm::raw_ostream &errs) {
     return 1;
   }
   if (lower)
-    buildKernelLoweringPipeline(pm);
+    buildKernelLoweringPipeline(pm, config.defaultPipeline);
 
   llvm::SourceMgr sourceMgr;
   mlir::SourceMgrDiagnosticHandler diagnostics(sourceMgr, &context, errs);
@@ -174,7 +174,7 @@ int fusec::compile(const CompileOptions &options, llvm::raw_ostream &errs) {
                                                       : module->clone();
     if (!lower) {
       mlir::PassManager lowering(&context);
-      buildKernelLoweringPipeline(lowering);
+      buildKernelLoweringPipeline(lowering, config.defaultPipeline);
       if (mlir::failed(lowering.run(*kernels)))
         return 1;
     }

@@ -19,6 +19,18 @@ ConnectivityOp lookupConnectivity(Operation *from, FlatSymbolRefAttr name) {
   return SymbolTable::lookupNearestSymbolFrom<ConnectivityOp>(from, name);
 }
 
+bool onExclusiveBranches(Operation *a, Operation *b) {
+  Operation *around = a->getParentOp();
+  while (around && !around->isProperAncestor(b))
+    around = around->getParentOp();
+  if (!isa_and_nonnull<scf::IfOp>(around))
+    return false;
+  auto side = [&](Operation *op) {
+    return around->getRegion(0).isAncestor(op->getParentRegion());
+  };
+  return side(a) != side(b);
+}
+
 bool columnsLayout(Operation *op) {
   auto module = isa<ModuleOp>(op) ? cast<ModuleOp>(op) : op->getParentOfType<ModuleOp>();
   auto layout = module ? module->getAttrOfType<StringAttr>(StnDialect::kLayoutAttr) : nullptr;
@@ -901,6 +913,8 @@ static bool writesBeforeLoads(Block &block, SmallVector<Value> &written) {
 }
 
 LogicalResult KernelOp::verify() {
+  if (getStage() && !(*this)->getParentOfType<WavefrontOp>())
+    return emitOpError() << "has a stage outside a wavefront";
   if (failed(verifyBoundsPaired(*this, getHlb(), getHub(), "horizontal")) ||
       failed(verifyBoundsPaired(*this, getKlb(), getKub(), "vertical")))
     return failure();
@@ -980,6 +994,240 @@ LogicalResult KernelOp::verify() {
     return WalkResult::interrupt();
   });
   return failure(races.wasInterrupted());
+}
+
+//===----------------------------------------------------------------------===//
+// WavefrontOp
+//===----------------------------------------------------------------------===//
+
+StringRef WavefrontOp::orderName(Order order) {
+  switch (order) {
+  case Order::Same:
+    return "same";
+  case Order::Gather:
+    return "gather";
+  case Order::Scatter:
+    return "scatter";
+  }
+  llvm_unreachable("unknown order");
+}
+
+static std::optional<WavefrontOp::Order> parseOrderName(StringRef name) {
+  for (auto order : {WavefrontOp::Order::Same, WavefrontOp::Order::Gather,
+                     WavefrontOp::Order::Scatter})
+    if (WavefrontOp::orderName(order) == name)
+      return order;
+  return std::nullopt;
+}
+
+Attribute WavefrontOp::encodeWait(MLIRContext *context, const Wait &wait) {
+  Builder builder(context);
+  SmallVector<Attribute> parts{builder.getStringAttr(orderName(wait.order)),
+                               builder.getI64IntegerAttr(wait.stage),
+                               builder.getI64IntegerAttr(wait.on)};
+  if (wait.table)
+    parts.push_back(wait.table);
+  return builder.getArrayAttr(parts);
+}
+
+/// A `waits` entry: [order, stage, on] or [order, stage, on, @table].
+static std::optional<WavefrontOp::Wait> decodeWait(Attribute attribute) {
+  auto parts = dyn_cast<ArrayAttr>(attribute);
+  if (!parts || parts.size() < 3 || parts.size() > 4)
+    return std::nullopt;
+  auto order = dyn_cast<StringAttr>(parts[0]);
+  auto stage = dyn_cast<IntegerAttr>(parts[1]);
+  auto on = dyn_cast<IntegerAttr>(parts[2]);
+  std::optional<WavefrontOp::Order> decoded = order ? parseOrderName(order.getValue())
+                                                    : std::nullopt;
+  if (!decoded || !stage || !on)
+    return std::nullopt;
+  WavefrontOp::Wait wait{stage.getInt(), on.getInt(), *decoded, nullptr};
+  if (parts.size() == 4) {
+    wait.table = dyn_cast<FlatSymbolRefAttr>(parts[3]);
+    if (!wait.table)
+      return std::nullopt;
+  }
+  return wait;
+}
+
+SmallVector<WavefrontOp::Wait> WavefrontOp::getWaitList() {
+  SmallVector<Wait> waits;
+  for (Attribute attribute : getWaits())
+    if (std::optional<Wait> wait = decodeWait(attribute))
+      waits.push_back(*wait);
+  return waits;
+}
+
+SmallVector<KernelOp> WavefrontOp::getKernels() {
+  SmallVector<KernelOp> kernels;
+  getBody().walk<WalkOrder::PreOrder>([&](Operation *op) {
+    if (auto kernel = dyn_cast<KernelOp>(op)) {
+      kernels.push_back(kernel);
+      return WalkResult::skip();
+    }
+    return WalkResult::advance();
+  });
+  return kernels;
+}
+
+int64_t WavefrontOp::getNumStages() {
+  int64_t stages = 0;
+  for (KernelOp kernel : getKernels())
+    stages = std::max(stages, static_cast<int64_t>(kernel.getStage().value_or(0)) + 1);
+  return stages;
+}
+
+// stn.wavefront tile(1024) waits [gather<1 on 0 through @C2E>, same<2 on 1>] attr-dict region
+ParseResult WavefrontOp::parse(OpAsmParser &parser, OperationState &result) {
+  int64_t tile = 0;
+  if (parser.parseKeyword("tile") || parser.parseLParen() || parser.parseInteger(tile) ||
+      parser.parseRParen() || parser.parseKeyword("waits"))
+    return failure();
+  SmallVector<Attribute> waits;
+  auto parseWait = [&]() -> ParseResult {
+    StringRef name;
+    SMLoc at = parser.getCurrentLocation();
+    Wait wait{0, 0, Order::Same, nullptr};
+    if (parser.parseKeyword(&name))
+      return failure();
+    std::optional<Order> order = parseOrderName(name);
+    if (!order)
+      return parser.emitError(at, "expected same, gather or scatter");
+    wait.order = *order;
+    if (parser.parseLess() || parser.parseInteger(wait.stage) || parser.parseKeyword("on") ||
+        parser.parseInteger(wait.on))
+      return failure();
+    if (succeeded(parser.parseOptionalKeyword("through"))) {
+      SymbolRefAttr table;
+      if (parser.parseAttribute(table))
+        return failure();
+      wait.table = dyn_cast<FlatSymbolRefAttr>(table);
+      if (!wait.table)
+        return parser.emitError(at, "expected a connectivity name");
+    }
+    if (parser.parseGreater())
+      return failure();
+    waits.push_back(encodeWait(parser.getContext(), wait));
+    return success();
+  };
+  if (parser.parseCommaSeparatedList(OpAsmParser::Delimiter::Square, parseWait) ||
+      parser.parseOptionalAttrDictWithKeyword(result.attributes))
+    return failure();
+  Builder &builder = parser.getBuilder();
+  result.addAttribute(getTileAttrName(result.name), builder.getI64IntegerAttr(tile));
+  result.addAttribute(getWaitsAttrName(result.name), builder.getArrayAttr(waits));
+  Region *body = result.addRegion();
+  if (parser.parseRegion(*body))
+    return failure();
+  if (body->empty())
+    body->emplaceBlock();
+  return success();
+}
+
+void WavefrontOp::print(OpAsmPrinter &p) {
+  p << " tile(" << getTile() << ") waits [";
+  llvm::interleaveComma(getWaits(), p, [&](Attribute attribute) {
+    std::optional<Wait> wait = decodeWait(attribute);
+    if (!wait) {
+      p.printAttribute(attribute);
+      return;
+    }
+    p << orderName(wait->order) << "<" << wait->stage << " on " << wait->on;
+    if (wait->table)
+      p << " through " << wait->table;
+    p << ">";
+  });
+  p << "]";
+  p.printOptionalAttrDictWithKeyword((*this)->getAttrs(),
+                                     {getTileAttrName(), getWaitsAttrName()});
+  p << " ";
+  p.printRegion(getBody(), /*printEntryBlockArgs=*/false);
+}
+
+LogicalResult WavefrontOp::verify() {
+  if (getTile() < 1)
+    return emitOpError() << "tile must be at least 1";
+  if (!getBody().front().args_empty())
+    return emitOpError() << "the region takes no arguments";
+  // Kernels, exchanges and the branches around them: the values they use are
+  // defined before the op, so that the plan's domains are known before it runs.
+  WalkResult contents = getBody().walk<WalkOrder::PreOrder>([&](Operation *op) {
+    if (isa<KernelOp>(op))
+      return WalkResult::skip();
+    if (isa<ExchangeOp, scf::YieldOp>(op) ||
+        (isa<scf::IfOp>(op) && op->getNumResults() == 0))
+      return WalkResult::advance();
+    op->emitOpError() << "inside a wavefront: its region holds kernels, exchanges and the "
+                         "branches around them only";
+    return WalkResult::interrupt();
+  });
+  if (contents.wasInterrupted())
+    return failure();
+  SmallVector<KernelOp> kernels = getKernels();
+  for (KernelOp kernel : kernels)
+    if (!kernel.getStage())
+      return kernel.emitOpError() << "inside a wavefront needs a stage";
+  int64_t stages = getNumStages();
+  if (stages > static_cast<int64_t>(kernels.size()))
+    return emitOpError() << "stages are numbered from 0 without gaps";
+  SmallVector<KernelOp> first(stages);
+  for (KernelOp kernel : kernels) {
+    std::optional<uint64_t> stage = kernel.getStage();
+    if (!kernel.getLocation() || !kernel.getHlb())
+      return kernel.emitOpError() << "a stage of a wavefront runs over a range of points";
+    KernelOp &leader = first[*stage];
+    if (!leader) {
+      leader = kernel;
+      continue;
+    }
+    if (leader.getLocation() != kernel.getLocation() || leader.getHlb() != kernel.getHlb() ||
+        leader.getHub() != kernel.getHub())
+      return kernel.emitOpError() << "shares stage " << *stage
+                                  << " with a kernel over other points";
+  }
+  for (auto [stage, leader] : llvm::enumerate(first))
+    if (!leader)
+      return emitOpError() << "stage " << stage << " has no kernel";
+  // Stages follow program order wherever both kernels can run.
+  for (auto [i, earlier] : llvm::enumerate(kernels))
+    for (KernelOp later : llvm::drop_begin(kernels, i + 1))
+      if (!onExclusiveBranches(earlier, later) && *earlier.getStage() >= *later.getStage())
+        return later.emitOpError() << "runs after a kernel of stage " << *earlier.getStage()
+                                   << " but has stage " << *later.getStage();
+  for (Attribute attribute : getWaits()) {
+    std::optional<Wait> wait = decodeWait(attribute);
+    if (!wait)
+      return emitOpError() << "expected waits of the form [order, stage, on, @table?], got "
+                           << attribute;
+    if (wait->on < 0 || wait->stage <= wait->on || wait->stage >= stages)
+      return emitOpError() << "a wait must point from a stage to an earlier one, got "
+                           << orderName(wait->order) << "<" << wait->stage << " on " << wait->on
+                           << ">";
+    GridLocation waiting = *first[wait->stage].getLocation();
+    GridLocation waited = *first[wait->on].getLocation();
+    if (wait->order == Order::Same) {
+      if (wait->table)
+        return emitOpError() << "a same wait names no table";
+      if (waiting != waited)
+        return emitOpError() << "same<" << wait->stage << " on " << wait->on
+                             << "> joins stages on different locations";
+      continue;
+    }
+    ConnectivityOp table = wait->table ? lookupConnectivity(*this, wait->table) : nullptr;
+    if (!table)
+      return emitOpError() << orderName(wait->order) << "<" << wait->stage << " on " << wait->on
+                           << "> needs a declared connectivity";
+    // Gather: the waiting stage's rows name the earlier stage's points;
+    // scatter: the earlier stage's rows name the waiting stage's points.
+    bool gather = wait->order == Order::Gather;
+    if (table.getSource() != (gather ? waiting : waited) ||
+        table.getTarget() != (gather ? waited : waiting))
+      return emitOpError() << orderName(wait->order) << "<" << wait->stage << " on " << wait->on
+                           << " through " << wait->table
+                           << "> does not match the stages' locations";
+  }
+  return success();
 }
 
 OpFoldResult ValidOp::fold(FoldAdaptor) {

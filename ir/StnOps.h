@@ -40,6 +40,10 @@ struct CacheResource : public mlir::SideEffects::Resource::Base<CacheResource> {
 
 namespace fusec::stn {
 
+/// Whether at most one of `a` and `b` runs: they lie on different sides of an
+/// `scf.if` (the innermost op around both).
+bool onExclusiveBranches(mlir::Operation *a, mlir::Operation *b);
+
 /// The connectivity `name` declared in the module around `from`, or null.
 ConnectivityOp lookupConnectivity(mlir::Operation *from, mlir::FlatSymbolRefAttr name);
 

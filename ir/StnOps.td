@@ -466,6 +466,9 @@ def Stn_KernelOp : Stn_Op<"kernel", [AttrSizedOperandSegments,
     without the attribute, a level tile of every point runs before the next
     level tile (ICON's OpenACC order).
 
+    `stage` (C++, `stn-wavefront`): the kernel's stage in the enclosing
+    `stn.wavefront`.
+
     `nowait` (C++, `stn-elide-barriers`): threads that finish their share of
     this launch go on to the next one without waiting for the others, because
     the launches up to the next barrier touch nothing this one writes and
@@ -488,7 +491,8 @@ def Stn_KernelOp : Stn_Op<"kernel", [AttrSizedOperandSegments,
                        UnitAttr:$no_level_carry,
                        UnitAttr:$loop_form,
                        UnitAttr:$nowait,
-                       OptionalAttr<DenseI64ArrayAttr>:$column_order);
+                       OptionalAttr<DenseI64ArrayAttr>:$column_order,
+                       OptionalAttr<I64Attr>:$stage);
   let regions = (region SizedRegion<1>:$body);
   let hasCustomAssemblyFormat = 1;
   let hasVerifier = 1;
@@ -505,6 +509,58 @@ def Stn_KernelOp : Stn_Op<"kernel", [AttrSizedOperandSegments,
     /// Loop form of a kernel over a point list: its range of list entries.
     ::mlir::BlockArgument getEntriesBegin();
     ::mlir::BlockArgument getEntriesEnd();
+  }];
+}
+
+def Stn_WavefrontOp : Stn_Op<"wavefront", [RecursiveMemoryEffects, NoTerminator,
+    SingleBlock]> {
+  let summary = "kernels run interleaved tile by tile, so that what one writes is read from cache";
+  let description = [{
+    A group of kernels (C++, columns layout, `stn-wavefront`). Each kernel in
+    the region has a `stage`; stages follow program order, and kernels of one
+    stage lie on different sides of `scf.if`s (at most one of them runs) and
+    share their location and horizontal range. The region holds kernels,
+    exchanges and `scf.if`s around them, nothing else: the values they use
+    are defined before the op.
+
+    `waits` lists what each point of a later stage waits for in an earlier
+    one: `same<q on p>` the same point; `gather<q on p through @T>` the points
+    its row of `T` names (it reads what they wrote); `scatter<q on p through
+    @T>` the points of `p` whose row of `T` names it (it overwrites what they
+    read). The emitted code runs the stages through `fusec::wavefront::Plan`
+    with tiles of `tile` points of the last stage: every point runs once,
+    after all it waits for, so the results are those of program order, bit
+    for bit. With an exchange callback set (several ranks) the region runs
+    as it is written, one kernel after the other.
+
+    ```mlir
+    stn.wavefront tile(1024) waits [gather<1 on 0 through @C2E>,
+                                    scatter<1 on 0 through @E2C>] {
+      stn.kernel "laplacian" on Edge[%lo_e : %hi_e] K[%c0 : %n] attributes {stage = 0} { ... }
+      stn.kernel "update" on Cell[%lo_c : %hi_c] K[%c0 : %n] attributes {stage = 1} { ... }
+    }
+    ```
+  }];
+  let arguments = (ins I64Attr:$tile, ArrayAttr:$waits);
+  let regions = (region SizedRegion<1>:$body);
+  let hasCustomAssemblyFormat = 1;
+  let hasVerifier = 1;
+  let extraClassDeclaration = [{
+    /// How a point of stage `stage` waits for points of stage `on`.
+    enum class Order { Same, Gather, Scatter };
+    struct Wait {
+      int64_t stage, on;
+      Order order;
+      ::mlir::FlatSymbolRefAttr table; ///< null for Same
+    };
+    /// The entries of `waits`, decoded (the verifier checked their shape).
+    ::llvm::SmallVector<Wait> getWaitList();
+    static ::mlir::Attribute encodeWait(::mlir::MLIRContext *context, const Wait &wait);
+    static ::llvm::StringRef orderName(Order order);
+    /// The kernels of the region (not inside other kernels), in program order.
+    ::llvm::SmallVector<KernelOp> getKernels();
+    /// One past the largest stage.
+    int64_t getNumStages();
   }];
 }
 

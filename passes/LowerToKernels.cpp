@@ -93,7 +93,7 @@ private:
         domain.vertical ? domain.vertical->lb : Value(),
         domain.vertical ? domain.vertical->ub : Value(), domain.points, levelsPerWorkItem(apply),
         apply.getNoLevelCarry(), /*loop_form=*/false, /*nowait=*/false,
-        apply.getColumnOrderAttr());
+        apply.getColumnOrderAttr(), /*stage=*/IntegerAttr());
     kernel.getBody().takeBody(apply.getBody());
     YieldOp yield = cast<YieldOp>(kernel.getBody().front().getTerminator());
     builder.setInsertionPoint(yield);
@@ -213,7 +213,7 @@ private:
         domain.vertical ? domain.vertical->lb : Value(),
         domain.vertical ? domain.vertical->ub : Value(), domain.points, /*kblock=*/1,
         /*no_level_carry=*/false, /*loop_form=*/false, /*nowait=*/false,
-        /*column_order=*/DenseI64ArrayAttr());
+        /*column_order=*/DenseI64ArrayAttr(), /*stage=*/IntegerAttr());
     Block *body = new Block();
     kernel.getBody().push_back(body);
     Value point;

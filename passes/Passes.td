@@ -1242,6 +1242,67 @@ def ElideBarriers : Pass<"stn-elide-barriers", "::mlir::ModuleOp"> {
   ];
 }
 
+def Wavefront : Pass<"stn-wavefront", "::mlir::ModuleOp"> {
+  let summary = "Runs groups of dependent C++ kernels interleaved tile by tile, through the cache";
+  let description = [{
+    On a CPU, kernels that depend on each other, also through neighbour
+    tables, can run interleaved: a tile of the last kernel's points, then of
+    each kernel the points that tile needs, so that what one kernel writes is
+    still in cache when the next reads it, and nothing is computed twice
+    (`fusec/wavefront.h`). In kernel form of modules for the C++ target and
+    the columns layout, this pass wraps each run of such kernels in an
+    `stn.wavefront`: kernels, `scf.if`s around kernels and exchanges of one
+    block, in which each kernel depends on an earlier one and every
+    dependence is `same` (the point reads or overwrites what the earlier
+    kernel wrote or read at the same point), `gather` (it reads what the
+    points its row of a table names wrote) or `scatter` (it overwrites what
+    points whose row of a table names it read). Kernels on different sides of
+    a branch over the same points share a stage. A group ends at a kernel
+    that reads a field of the group through two tables, a kernel on a point
+    list or without points, any other op with effects, or a kernel that does
+    not depend on it (which may start the next group). Pure scalar ops inside
+    the run move before it. Other modules are left alone.
+
+    Before:
+    ```mlir
+    stn.kernel "laplacian" on Edge[%lo_e : %hi_e] K[%c0 : %n] {
+    ^bb0(%e: !stn.point<Edge>):
+      ... stn.load %theta[%c, k] ... (cells of E2C)
+      stn.write %l to %lap at %e : ...
+    }
+    %cond = arith.cmpi ...
+    scf.if %cond {
+      stn.kernel "update" on Cell[%lo_c : %hi_c] K[%c0 : %n] {
+      ^bb0(%c: !stn.point<Cell>):
+        ... stn.reduce sum over @C2E at %c ... stn.load %lap[%e, k] ...
+        stn.write %t to %theta at %c : ...
+      }
+    }
+    ```
+    After (`update` gathers the Laplacian through C2E and overwrites the
+    theta the Laplacian read through E2C):
+    ```mlir
+    %cond = arith.cmpi ...
+    stn.wavefront tile(1024) waits [gather<1 on 0 through @C2E>,
+                                    scatter<1 on 0 through @E2C>] {
+      stn.kernel "laplacian" on Edge[%lo_e : %hi_e] K[%c0 : %n] attributes {stage = 0} { ... }
+      scf.if %cond {
+        stn.kernel "update" on Cell[%lo_c : %hi_c] K[%c0 : %n] attributes {stage = 1} { ... }
+      }
+    }
+    ```
+  }];
+  let options = [
+    Option<"tile", "tile", "int64_t", "1024",
+           "points of the last stage per tile (about 1,000 fit a 1 MB L2 with diffusion's "
+           "groups; docs/bench.md, Wavefront schedules)">,
+  ];
+  let statistics = [
+    Statistic<"numGroups", "groups", "Wavefronts made">,
+    Statistic<"numStages", "stages", "Stages in them">,
+  ];
+}
+
 def UnswitchKernels : Pass<"stn-unswitch-kernels", "::mlir::ModuleOp"> {
   let summary = "Splits a kernel with a branch on a uniform condition into one kernel per side";
   let description = [{

@@ -25,6 +25,8 @@ struct NamedPipeline {
   llvm::StringLiteral description;
   void (*build)(OpPassManager &);
   void (*buildBeforeInference)(OpPassManager &) = nullptr;
+  /// What it runs in kernel form, after the kernel lowering.
+  void (*buildKernelForm)(OpPassManager &) = nullptr;
 };
 
 void buildNone(OpPassManager &) {}
@@ -51,6 +53,8 @@ void buildFuseAll(OpPassManager &pm) {
   pm.addPass(createSinkToStores());
 }
 
+void buildFuseAllKernelForm(OpPassManager &pm) { pm.addPass(createWavefront()); }
+
 const NamedPipeline kNamedPipelines[] = {
     {"none",
      "one kernel per stencil application, each side of a 'where' only where it is taken: "
@@ -60,8 +64,9 @@ const NamedPipeline kNamedPipelines[] = {
      "redundant-array removal, fusion across point-list updates, result splitting, map "
      "fusion with recomputation, vertical merging, in-place updates on the levels they change, "
      "branches on uniform conditions, CUDA blocks column by column, kernels that write their "
-     "fields in place",
-     buildFuseAll},
+     "fields in place, and on CPUs (columns layout) groups of dependent kernels run tile by "
+     "tile through the cache",
+     buildFuseAll, nullptr, buildFuseAllKernelForm},
 };
 
 const NamedPipeline *findNamedPipeline(llvm::StringRef name) {
@@ -85,9 +90,15 @@ std::string describeValidPipelines() {
         "stn-k-blocking{block=4 stencils=<regex>}",
         "stn-narrow-level-range", "stn-uniform-if", "stn-column-order", "stn-sink-to-stores",
         "stn-split-where (before inference: first in the list)",
+        "stn-wavefront{tile=1024} (in kernel form: after the lowering)",
         "canonicalize", "cse"})
     text += " " + pass.str();
   return text;
+}
+
+/// Passes of textual pipelines that run in kernel form, after the lowering.
+bool isKernelFormPass(llvm::StringRef element) {
+  return element == "stn-wavefront" || element.starts_with("stn-wavefront{");
 }
 
 } // namespace
@@ -148,6 +159,18 @@ LogicalResult buildOptimisationPipeline(OpPassManager &pm, llvm::StringRef spec,
     return success();
   };
   for (llvm::StringRef element : llvm::drop_begin(elements, inferred)) {
+    if (isKernelFormPass(element)) {
+      // Checked here, run by buildKernelLoweringPipeline.
+      OpPassManager scratch(pm.getOpAnchorName(), pm.getNesting());
+      std::string message;
+      llvm::raw_string_ostream messageStream(message);
+      if (failed(parsePassPipeline(element, scratch, messageStream))) {
+        error = "invalid pipeline '" + spec.str() + "': " + message + "\n" +
+                describeValidPipelines();
+        return failure();
+      }
+      continue;
+    }
     const NamedPipeline *named = findNamedPipeline(element);
     if (!named) {
       passes += (passes.empty() ? "" : ",") + element.str();
@@ -160,13 +183,24 @@ LogicalResult buildOptimisationPipeline(OpPassManager &pm, llvm::StringRef spec,
   return parsePending();
 }
 
-void buildKernelLoweringPipeline(OpPassManager &pm) {
+void buildKernelLoweringPipeline(OpPassManager &pm, llvm::StringRef spec) {
   pm.addPass(createLowerToKernels());
   pm.addPass(createUnswitchKernels());
   pm.addPass(createCanonicalizerPass());
   pm.addPass(createCSEPass());
   // After CSE: the loads of the value in place are one op per field by then.
   pm.addPass(createConditionalWrites());
+  if (spec.empty())
+    return;
+  for (llvm::StringRef element : splitPipelineElements(spec)) {
+    if (const NamedPipeline *named = findNamedPipeline(element)) {
+      if (named->buildKernelForm)
+        named->buildKernelForm(pm);
+    } else if (isKernelFormPass(element)) {
+      // buildOptimisationPipeline checked the element.
+      (void)parsePassPipeline(element, pm, llvm::nulls());
+    }
+  }
 }
 
 void buildLoopLoweringPipeline(OpPassManager &pm) {
@@ -290,7 +324,7 @@ LogicalResult runPipelines(ModuleOp module, const PipelineConfig &config, bool l
     if (failed(buildOptimisationPipeline(pm, pipeline, error)))
       return failure();
     if (lower)
-      buildKernelLoweringPipeline(pm);
+      buildKernelLoweringPipeline(pm, pipeline);
     if (failed(pm.run(*copy))) {
       error = "the pipeline '" + pipeline + "' failed";
       return failure();

@@ -29,8 +29,10 @@ void setColumnsLayout(mlir::ModuleOp module);
 mlir::LogicalResult buildOptimisationPipeline(mlir::OpPassManager &pm, llvm::StringRef spec,
                                               std::string &error);
 
-/// Adds the lowering from program level to kernel form.
-void buildKernelLoweringPipeline(mlir::OpPassManager &pm);
+/// Adds the lowering from program level to kernel form, then the kernel-form
+/// passes of the optimisation pipeline `spec` (fuse-all's `stn-wavefront`, or
+/// one a pass list names); `spec` was checked by buildOptimisationPipeline.
+void buildKernelLoweringPipeline(mlir::OpPassManager &pm, llvm::StringRef spec = "");
 
 /// Adds the lowering from kernel form to the loop form of the module's target
 /// (`stn.target`), with hoisting and level carrying: what the CUDA and C++

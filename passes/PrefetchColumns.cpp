@@ -59,13 +59,18 @@ struct ProgramValues {
 
   Value getNlev() {
     if (!nlev)
-      nlev = OpBuilder(kernel).create<NumLevelsOp>(kernel.getLoc());
+      nlev = outside().create<NumLevelsOp>(kernel.getLoc());
     return nlev;
   }
   Value getListSize() {
     if (!listSize)
-      listSize = OpBuilder(kernel).create<ListSizeOp>(kernel.getLoc(), kernel.getPoints());
+      listSize = outside().create<ListSizeOp>(kernel.getLoc(), kernel.getPoints());
     return listSize;
+  }
+  /// Before the kernel, or before its wavefront, whose region holds no values.
+  OpBuilder outside() {
+    auto wavefront = kernel->getParentOfType<WavefrontOp>();
+    return wavefront ? OpBuilder(wavefront) : OpBuilder(kernel);
   }
 };
 

@@ -281,15 +281,17 @@ Domain ProgramCompiler::domainOf(std::optional<stn::GridLocation> location, Valu
 }
 
 LogicalResult ProgramCompiler::compileOps(mlir::Block &block, Scope scope, Block &code) {
-  for (Operation &op : block.without_terminator())
-    if (failed(compileOp(op, scope, code)))
+  // A wavefront's block has no terminator.
+  for (Operation &op : block)
+    if (!op.hasTrait<OpTrait::IsTerminator>() && failed(compileOp(op, scope, code)))
       return failure();
   return success();
 }
 
 LogicalResult ProgramCompiler::checkScope(Operation &op, Scope scope) {
   bool programOnly =
-      isa<stn::AllocOp, stn::ApplyOp, stn::StoreOp, stn::ExchangeOp, stn::KernelOp>(op);
+      isa<stn::AllocOp, stn::ApplyOp, stn::StoreOp, stn::ExchangeOp, stn::KernelOp,
+          stn::WavefrontOp>(op);
   bool regionOnly = isa<stn::LoadOp, stn::NeighborOp, stn::ReduceOp, stn::IndexOp, stn::LevelOp,
                         stn::ValidOp, stn::TableCompleteOp, stn::WriteOp, stn::PointAtOp,
                         scf::ForOp, scf::WhileOp, stn::RowOp, stn::RowLoadOp, stn::RowStoreOp,
@@ -480,6 +482,10 @@ LogicalResult ProgramCompiler::compileOp(Operation &op, Scope scope, Block &code
       .Case([&](stn::AllocOp alloc) { return compileAlloc(alloc, code); })
       .Case([&](stn::ApplyOp apply) { return compileApply(apply, code); })
       .Case([&](stn::KernelOp kernel) { return compileKernel(kernel, code); })
+      // Its results are those of program order, which the interpreter runs.
+      .Case([&](stn::WavefrontOp wavefront) {
+        return compileOps(wavefront.getBody().front(), scope, code);
+      })
       .Case([&](stn::StoreOp store) {
         stn::FieldShape shape = stn::FieldShape::of(store.getField().getType());
         return emit(StoreInstr{arrayOf(store.getValue()), arrayOf(store.getField()),

@@ -59,7 +59,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   std::string error;
   if (mlir::failed(buildOptimisationPipeline(pm, "fuse-all", error)))
     llvm::report_fatal_error(llvm::Twine("fuse-all: ") + error);
-  buildKernelLoweringPipeline(pm);
+  buildKernelLoweringPipeline(pm, "fuse-all");
   if (mlir::failed(pm.run(*module)))
     return 0;
 

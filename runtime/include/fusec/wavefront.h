@@ -293,6 +293,47 @@ inline int Plan::build(const Domain *domains, int32_t stages, const Dependence *
   return FUSEC_SUCCESS;
 }
 
+/* The calling thread's number and its team's size (0 and 1 outside a team). */
+inline int32_t team_thread() {
+#ifdef FUSEC_OPENMP_TEAM
+  return omp_get_thread_num();
+#else
+  return 0;
+#endif
+}
+
+inline int32_t team_size() {
+#ifdef FUSEC_OPENMP_TEAM
+  return omp_get_num_threads();
+#else
+  return 1;
+#endif
+}
+
+/* The calling thread's part of [begin, end) when a stage runs on its own (an emitted group run
+ * kernel by kernel): contiguous parts, one per thread of the team. */
+inline Domain static_share(int32_t begin, int32_t end) {
+  const int64_t size = int64_t(end) - begin, t = team_thread(), n = team_size();
+  return {static_cast<int32_t>(begin + size * t / n),
+          static_cast<int32_t>(begin + size * (t + 1) / n)};
+}
+
+/* Runs a group on the calling team, every thread of which calls this: `plan` (an instance's) is
+ * built first, on one thread, when it was built for other domains or another team size. */
+template <class Run>
+int run(Plan &plan, const Domain *domains, int32_t stages, const Dependence *dependences,
+        int32_t count, int32_t tile, Run &&run_stage) {
+  const int32_t threads = team_size();
+  if (int rc = on_one_thread([&] {
+        return plan.built_for(domains, stages, threads)
+                   ? int(FUSEC_SUCCESS)
+                   : plan.build(domains, stages, dependences, count, threads, tile);
+      }))
+    return rc;
+  plan.execute(team_thread(), run_stage);
+  return FUSEC_SUCCESS;
+}
+
 } // namespace wavefront
 } // namespace fusec
 
