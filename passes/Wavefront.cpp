@@ -201,6 +201,41 @@ public:
     stages = std::move(grown);
     waits.insert(added.begin(), added.end());
     items.push_back(item);
+    noteExchanges(item);
+    return true;
+  }
+
+  /// Whether `op`, which cannot be a stage (a kernel on a point list, or a
+  /// branch around one), commutes with everything in the group so far: it
+  /// then moves before the group, which goes on after it.
+  bool tryMoveAhead(Operation *op) {
+    if (items.empty() || op->getNumResults() != 0)
+      return false;
+    SmallVector<KernelOp> kernels;
+    WalkResult walked = op->walk<WalkOrder::PreOrder>([&](Operation *nested) {
+      if (auto kernel = dyn_cast<KernelOp>(nested)) {
+        kernels.push_back(kernel);
+        return WalkResult::skip();
+      }
+      if (nested != op && (isa<scf::IfOp, scf::YieldOp>(nested) ||
+                           (isPure(nested) && nested->getNumRegions() == 0)))
+        return WalkResult::advance();
+      return nested == op && isa<scf::IfOp>(op) ? WalkResult::advance()
+                                                : WalkResult::interrupt();
+    });
+    if (walked.wasInterrupted() || kernels.empty())
+      return false;
+    for (KernelOp kernel : kernels) {
+      const Accesses &mine = accessesOf(kernel);
+      for (const Stage &stage : stages)
+        for (KernelOp member : stage.kernels)
+          if (conflict(mine, accessesOf(member)))
+            return false;
+      for (Value field : exchanged)
+        if (mine.reads.count(field) || mine.writes.contains(field))
+          return false;
+    }
+    ahead.insert(op);
     return true;
   }
 
@@ -219,12 +254,14 @@ public:
         break;
     }
     // Pure ops move before the group: those between its items and those
-    // inside its branches (they are speculatable).
+    // inside its branches (they are speculatable); then what commutes with it.
     for (Operation *op : run) {
       if (isScalar(op)) {
         op->moveBefore(first);
         continue;
       }
+      if (ahead.contains(op))
+        continue;
       SmallVector<Operation *> inner;
       op->walk<WalkOrder::PreOrder>([&](Operation *nested) {
         if (isa<KernelOp>(nested))
@@ -246,9 +283,12 @@ public:
                     wait.table.empty() ? nullptr : FlatSymbolRefAttr::get(context, wait.table)}));
     auto wavefront = builder.create<WavefrontOp>(first->getLoc(), builder.getI64IntegerAttr(tile),
                                                  builder.getArrayAttr(encoded));
+    for (Operation *op : run)
+      if (ahead.contains(op))
+        op->moveBefore(wavefront);
     Block *body = builder.createBlock(&wavefront.getBody());
     for (Operation *op : run)
-      if (!isScalar(op))
+      if (!isScalar(op) && !ahead.contains(op))
         op->moveBefore(body, body->end());
     for (auto [stage, members] : llvm::enumerate(stages))
       for (KernelOp kernel : members.kernels)
@@ -256,10 +296,32 @@ public:
     return wavefront;
   }
 
-  const std::set<Wait> &getWaits() const { return waits; }
   size_t numStages() const { return stages.size(); }
+  /// An exchange between the group's items: nothing moves across it.
+  void noteExchange(ExchangeOp exchange) {
+    if (!items.empty())
+      exchanged.insert(exchange.getFields().begin(), exchange.getFields().end());
+  }
+  /// The ops that moved before the group, in program order.
+  ArrayRef<Operation *> movedAhead() const { return ahead.getArrayRef(); }
 
 private:
+  /// Whether two kernels' order matters: one writes what the other accesses.
+  static bool conflict(const Accesses &a, const Accesses &b) {
+    for (Value field : a.writes)
+      if (b.reads.count(field) || b.writes.contains(field))
+        return true;
+    for (Value field : b.writes)
+      if (a.reads.count(field))
+        return true;
+    return false;
+  }
+
+  void noteExchanges(Operation *item) {
+    item->walk([&](ExchangeOp exchange) { exchanged.insert(exchange.getFields().begin(),
+                                                           exchange.getFields().end()); });
+  }
+
   const Accesses &accessesOf(KernelOp kernel) {
     auto found = cache.find(kernel);
     if (found == cache.end())
@@ -268,10 +330,23 @@ private:
   }
 
   SmallVector<Operation *> items;
+  llvm::SetVector<Operation *> ahead;
+  llvm::SetVector<Value> exchanged;
   SmallVector<Stage> stages;
   std::set<Wait> waits;
   llvm::DenseMap<Operation *, Accesses> cache;
 };
+
+/// An op in a remark: the (first) kernel it holds.
+std::string describe(Operation *op) {
+  KernelOp kernel = dyn_cast<KernelOp>(op);
+  if (!kernel)
+    op->walk([&](KernelOp inner) {
+      kernel = inner;
+      return WalkResult::interrupt();
+    });
+  return "'" + (kernel ? kernel.getName() : op->getName().getStringRef()).str() + "'";
+}
 
 /// The kernels of an item, in program order, or nothing when `op` is no item:
 /// a kernel, or a branch holding only kernels, exchanges, branches and pure
@@ -344,6 +419,9 @@ struct WavefrontPass : public fusec::impl::WavefrontBase<WavefrontPass> {
           *diag << "wavefront of " << group.numStages() << " stages:";
           for (KernelOp kernel : wavefront.getKernels())
             *diag << " '" << kernel.getName() << "' (stage " << *kernel.getStage() << ")";
+          for (Operation *moved : group.movedAhead())
+            if (moved->getBlock() == wavefront->getBlock() && moved->isBeforeInBlock(wavefront))
+              *diag << "; " << describe(moved) << " moves before it";
           if (!why.empty())
             *diag << "; it ends because " << why;
         }
@@ -351,11 +429,17 @@ struct WavefrontPass : public fusec::impl::WavefrontBase<WavefrontPass> {
       group = Group();
     };
     for (Operation &op : llvm::make_early_inc_range(block.without_terminator())) {
-      if (isScalar(&op) || isa<ExchangeOp>(op))
+      if (isScalar(&op))
         continue;
+      if (isa<ExchangeOp>(op)) {
+        group.noteExchange(cast<ExchangeOp>(op));
+        continue;
+      }
       std::string why;
       std::optional<SmallVector<KernelOp>> kernels = itemKernels(&op, why);
       if (kernels && group.tryAdd(&op, *kernels, why))
+        continue;
+      if (!kernels && group.tryMoveAhead(&op))
         continue;
       close(why);
       if (kernels && !group.tryAdd(&op, *kernels, why))

@@ -451,3 +451,90 @@ stn.program @load_after_write_in_run(%l: !stn.points<Cell>,
   }
   stn.return
 }
+
+// -----
+
+stn.connectivity @E2C : Edge -> Cell [2]
+stn.program @wavefront_forward_wait(%t: !stn.field<Cell x K x f64> {stn.intent = 2 : i32},
+    %c0: i32, %c1: i32, %k0: i32, %k1: i32) {
+  %one = arith.constant 1.0 : f64
+  // expected-error @+1 {{a wait must point from a stage to an earlier one, got same<0 on 1>}}
+  stn.wavefront tile(64) waits [same<0 on 1>] {
+    stn.kernel "a" on Cell[%c0 : %c1] K[%k0 : %k1] attributes {stage = 0} {
+    ^bb0(%c: !stn.point<Cell>):
+      stn.write %one to %t at %c : !stn.point<Cell> : f64, !stn.field<Cell x K x f64>
+    }
+    stn.kernel "b" on Cell[%c0 : %c1] K[%k0 : %k1] attributes {stage = 1} {
+    ^bb0(%c: !stn.point<Cell>):
+      stn.write %one to %t at %c : !stn.point<Cell> : f64, !stn.field<Cell x K x f64>
+    }
+  }
+  stn.return
+}
+
+// -----
+
+stn.connectivity @E2C : Edge -> Cell [2]
+stn.program @wavefront_wrong_table(%t: !stn.field<Cell x K x f64> {stn.intent = 2 : i32},
+    %c0: i32, %c1: i32, %k0: i32, %k1: i32) {
+  %one = arith.constant 1.0 : f64
+  // expected-error @+1 {{gather<1 on 0 through @E2C> does not match the stages' locations}}
+  stn.wavefront tile(64) waits [gather<1 on 0 through @E2C>] {
+    stn.kernel "a" on Cell[%c0 : %c1] K[%k0 : %k1] attributes {stage = 0} {
+    ^bb0(%c: !stn.point<Cell>):
+      stn.write %one to %t at %c : !stn.point<Cell> : f64, !stn.field<Cell x K x f64>
+    }
+    stn.kernel "b" on Cell[%c0 : %c1] K[%k0 : %k1] attributes {stage = 1} {
+    ^bb0(%c: !stn.point<Cell>):
+      stn.write %one to %t at %c : !stn.point<Cell> : f64, !stn.field<Cell x K x f64>
+    }
+  }
+  stn.return
+}
+
+// -----
+
+stn.program @wavefront_stage_order(%t: !stn.field<Cell x K x f64> {stn.intent = 2 : i32},
+    %c0: i32, %c1: i32, %k0: i32, %k1: i32) {
+  %one = arith.constant 1.0 : f64
+  stn.wavefront tile(64) waits [] {
+    stn.kernel "a" on Cell[%c0 : %c1] K[%k0 : %k1] attributes {stage = 1} {
+    ^bb0(%c: !stn.point<Cell>):
+      stn.write %one to %t at %c : !stn.point<Cell> : f64, !stn.field<Cell x K x f64>
+    }
+    // expected-error @+1 {{runs after a kernel of stage 1 but has stage 0}}
+    stn.kernel "b" on Cell[%c0 : %c1] K[%k0 : %k1] attributes {stage = 0} {
+    ^bb0(%c: !stn.point<Cell>):
+      stn.write %one to %t at %c : !stn.point<Cell> : f64, !stn.field<Cell x K x f64>
+    }
+  }
+  stn.return
+}
+
+// -----
+
+stn.program @wavefront_scalar_inside(%t: !stn.field<Cell x K x f64> {stn.intent = 2 : i32},
+    %c0: i32, %c1: i32, %k0: i32, %k1: i32) {
+  stn.wavefront tile(64) waits [] {
+    // expected-error @+1 {{inside a wavefront: its region holds kernels, exchanges and the branches around them only}}
+    %one = arith.constant 1.0 : f64
+    stn.kernel "a" on Cell[%c0 : %c1] K[%k0 : %k1] attributes {stage = 0} {
+    ^bb0(%c: !stn.point<Cell>):
+      stn.write %one to %t at %c : !stn.point<Cell> : f64, !stn.field<Cell x K x f64>
+    }
+  }
+  stn.return
+}
+
+// -----
+
+stn.program @stage_outside(%t: !stn.field<Cell x K x f64> {stn.intent = 2 : i32},
+    %c0: i32, %c1: i32, %k0: i32, %k1: i32) {
+  %one = arith.constant 1.0 : f64
+  // expected-error @+1 {{has a stage outside a wavefront}}
+  stn.kernel "a" on Cell[%c0 : %c1] K[%k0 : %k1] attributes {stage = 0} {
+  ^bb0(%c: !stn.point<Cell>):
+    stn.write %one to %t at %c : !stn.point<Cell> : f64, !stn.field<Cell x K x f64>
+  }
+  stn.return
+}

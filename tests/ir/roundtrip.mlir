@@ -223,3 +223,46 @@ stn.program @runs_with_branch(%l: !stn.points<Cell>,
   }
   stn.return
 }
+
+// -----
+
+// CHECK-LABEL: stn.program @wavefront
+// CHECK:       wavefront tile(64) waits [gather<1 on 0 through @C2E>, scatter<1 on 0 through @E2C>, same<2 on 1>] {
+// CHECK:         stn.kernel "flux" {{.*}} attributes {kblock = 1 : i64, stage = 0 : i64}
+// CHECK:         stn.exchange
+// CHECK:         scf.if
+// CHECK:           stn.kernel "update" {{.*}} stage = 1 : i64
+// CHECK:         } else {
+// CHECK:           stn.kernel "update_weak" {{.*}} stage = 1 : i64
+// CHECK:         stn.kernel "scale" {{.*}} stage = 2 : i64
+stn.connectivity @E2C : Edge -> Cell [2]
+stn.connectivity @C2E : Cell -> Edge [3]
+stn.program @wavefront(%t: !stn.field<Cell x K x f64> {stn.intent = 2 : i32},
+    %f: !stn.field<Edge x K x f64> {stn.intent = 2 : i32}, %b: i1,
+    %e0: i32, %e1: i32, %c0: i32, %c1: i32, %k0: i32, %k1: i32) {
+  %one = arith.constant 1.0 : f64
+  stn.wavefront tile(64) waits [gather<1 on 0 through @C2E>, scatter<1 on 0 through @E2C>,
+                                same<2 on 1>] {
+    stn.kernel "flux" on Edge[%e0 : %e1] K[%k0 : %k1] attributes {stage = 0} {
+    ^bb0(%e: !stn.point<Edge>):
+      stn.write %one to %f at %e : !stn.point<Edge> : f64, !stn.field<Edge x K x f64>
+    }
+    stn.exchange %f : !stn.field<Edge x K x f64>
+    scf.if %b {
+      stn.kernel "update" on Cell[%c0 : %c1] K[%k0 : %k1] attributes {stage = 1} {
+      ^bb0(%c: !stn.point<Cell>):
+        stn.write %one to %t at %c : !stn.point<Cell> : f64, !stn.field<Cell x K x f64>
+      }
+    } else {
+      stn.kernel "update_weak" on Cell[%c0 : %c1] K[%k0 : %k1] attributes {stage = 1} {
+      ^bb0(%c: !stn.point<Cell>):
+        stn.write %one to %t at %c : !stn.point<Cell> : f64, !stn.field<Cell x K x f64>
+      }
+    }
+    stn.kernel "scale" on Cell[%c0 : %c1] K[%k0 : %k1] attributes {stage = 2} {
+    ^bb0(%c: !stn.point<Cell>):
+      stn.write %one to %t at %c : !stn.point<Cell> : f64, !stn.field<Cell x K x f64>
+    }
+  }
+  stn.return
+}

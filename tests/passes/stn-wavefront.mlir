@@ -1,0 +1,217 @@
+// RUN: %fusec-opt %s -split-input-file -stn-wavefront -Rpass=stn-wavefront -mlir-print-op-on-diagnostic=false -verify-diagnostics | FileCheck %s
+
+// A flux on edges from the cells of E2C, then an update of the cells that sums
+// the flux of their edges (C2E) and overwrites theta in place, which the flux
+// read through E2C: the update gathers through C2E and scatters through E2C.
+// The scalar op between them moves before the group; the update's two
+// versions on the sides of a branch share stage 1.
+// CHECK-LABEL: stn.program @flux_update
+// CHECK:      %[[HALF:.*]] = arith.mulf
+// CHECK-NEXT: wavefront tile(1024) waits [gather<1 on 0 through @C2E>, scatter<1 on 0 through @E2C>] {
+// CHECK-NEXT:   stn.kernel "flux" {{.*}} attributes {kblock = 1 : i64, stage = 0 : i64}
+// CHECK:        scf.if %strong {
+// CHECK-NEXT:     stn.kernel "update" {{.*}} attributes {kblock = 1 : i64, stage = 1 : i64}
+// CHECK:        } else {
+// CHECK-NEXT:     stn.kernel "update_weak" {{.*}} attributes {kblock = 1 : i64, stage = 1 : i64}
+// CHECK:      return
+module attributes {stn.target = "cpp", stn.layout = "columns"} {
+  stn.connectivity @E2C : Edge -> Cell [2]
+  stn.connectivity @C2E : Cell -> Edge [3]
+  stn.program @flux_update(%theta: !stn.field<Cell x K x f64> {stn.intent = 2 : i32, stn.name = "theta"},
+      %strong: i1 {stn.name = "strong"}, %w: f64 {stn.name = "w"},
+      %e0: i32 {stn.name = "e0"}, %e1: i32 {stn.name = "e1"},
+      %c0: i32 {stn.name = "c0"}, %c1: i32 {stn.name = "c1"}) {
+    %k0 = arith.constant 0 : i32
+    %i0 = arith.constant 0 : index
+    %i1 = arith.constant 1 : index
+    %n = stn.nlev : i32
+    %flux = stn.alloc {name = "flux"} : !stn.field<Edge x K x f64>
+    // expected-remark @+1 {{wavefront of 2 stages: 'flux' (stage 0) 'update' (stage 1) 'update_weak' (stage 1)}}
+    stn.kernel "flux" on Edge[%e0 : %e1] K[%k0 : %n] {
+    ^bb0(%e: !stn.point<Edge>):
+      %a = stn.neighbor %e through @E2C [%i0] : !stn.point<Edge> -> !stn.point<Cell>
+      %b = stn.neighbor %e through @E2C [%i1] : !stn.point<Edge> -> !stn.point<Cell>
+      %ta = stn.load %theta[%a, k] : !stn.field<Cell x K x f64>
+      %tb = stn.load %theta[%b, k] : !stn.field<Cell x K x f64>
+      %d = arith.subf %tb, %ta : f64
+      stn.write %d to %flux at %e : !stn.point<Edge> : f64, !stn.field<Edge x K x f64>
+    }
+    %half = arith.mulf %w, %w : f64
+    scf.if %strong {
+      stn.kernel "update" on Cell[%c0 : %c1] K[%k0 : %n] {
+      ^bb0(%c: !stn.point<Cell>):
+        %s = stn.reduce sum over @C2E at %c : !stn.point<Cell> -> f64 {
+        ^bb0(%j: index, %x: !stn.point<Edge>):
+          %f = stn.load %flux[%x, k] : !stn.field<Edge x K x f64>
+          stn.yield %f : f64
+        }
+        %t = stn.load %theta[%c, k] : !stn.field<Cell x K x f64>
+        %u = arith.addf %t, %s : f64
+        stn.write %u to %theta at %c : !stn.point<Cell> : f64, !stn.field<Cell x K x f64>
+      }
+    } else {
+      stn.kernel "update_weak" on Cell[%c0 : %c1] K[%k0 : %n] {
+      ^bb0(%c: !stn.point<Cell>):
+        %s = stn.reduce sum over @C2E at %c : !stn.point<Cell> -> f64 {
+        ^bb0(%j: index, %x: !stn.point<Edge>):
+          %f = stn.load %flux[%x, k] : !stn.field<Edge x K x f64>
+          stn.yield %f : f64
+        }
+        %t = stn.load %theta[%c, k] : !stn.field<Cell x K x f64>
+        %v = arith.mulf %s, %half : f64
+        %u = arith.addf %t, %v : f64
+        stn.write %u to %theta at %c : !stn.point<Cell> : f64, !stn.field<Cell x K x f64>
+      }
+    }
+    stn.return
+  }
+}
+
+// -----
+
+// A kernel that does not depend on the group ends it and starts the next; a
+// kernel that reads a field of the group through two tables ends it too. A
+// write after write of the same points is `same`.
+// CHECK-LABEL: stn.program @ends
+// CHECK:      wavefront tile(1024) waits [same<1 on 0>] {
+// CHECK-NEXT:   stn.kernel "first"
+// CHECK:        stn.kernel "overwrite"
+// CHECK:      wavefront tile(1024) waits [gather<1 on 0 through @C2E>] {
+// CHECK-NEXT:   stn.kernel "other"
+// CHECK:        stn.kernel "reader"
+// CHECK:      kernel "two_tables" {{.*}} attributes {kblock = 1 : i64} {
+module attributes {stn.target = "cpp", stn.layout = "columns"} {
+  stn.connectivity @E2C : Edge -> Cell [2]
+  stn.connectivity @C2E : Cell -> Edge [3]
+  stn.program @ends(%x: !stn.field<Cell x K x f64> {stn.intent = 2 : i32, stn.name = "x"},
+      %y: !stn.field<Edge x K x f64> {stn.intent = 2 : i32, stn.name = "y"},
+      %z: !stn.field<Cell x K x f64> {stn.intent = 1 : i32, stn.name = "z"},
+      %zz: !stn.field<Edge x K x f64> {stn.intent = 1 : i32, stn.name = "zz"},
+      %e0: i32 {stn.name = "e0"}, %e1: i32 {stn.name = "e1"},
+      %c0: i32 {stn.name = "c0"}, %c1: i32 {stn.name = "c1"}) {
+    %k0 = arith.constant 0 : i32
+    %i0 = arith.constant 0 : index
+    %one = arith.constant 1.0 : f64
+    %n = stn.nlev : i32
+    // expected-remark @+1 {{wavefront of 2 stages: 'first' (stage 0) 'overwrite' (stage 1); it ends because 'other' does not depend on the group}}
+    stn.kernel "first" on Cell[%c0 : %c1] K[%k0 : %n] {
+    ^bb0(%c: !stn.point<Cell>):
+      stn.write %one to %x at %c : !stn.point<Cell> : f64, !stn.field<Cell x K x f64>
+    }
+    stn.kernel "overwrite" on Cell[%c0 : %c1] K[%k0 : %n] {
+    ^bb0(%c: !stn.point<Cell>):
+      %v = stn.load %z[%c, k] : !stn.field<Cell x K x f64>
+      stn.write %v to %x at %c : !stn.point<Cell> : f64, !stn.field<Cell x K x f64>
+    }
+    // expected-remark @+1 {{wavefront of 2 stages: 'other' (stage 0) 'reader' (stage 1); it ends because 'two_tables' reaches 'y' of 'other' through two tables}}
+    stn.kernel "other" on Edge[%e0 : %e1] K[%k0 : %n] {
+    ^bb0(%e: !stn.point<Edge>):
+      stn.write %one to %y at %e : !stn.point<Edge> : f64, !stn.field<Edge x K x f64>
+    }
+    stn.kernel "reader" on Cell[%c0 : %c1] K[%k0 : %n] {
+    ^bb0(%c: !stn.point<Cell>):
+      %s = stn.reduce sum over @C2E at %c : !stn.point<Cell> -> f64 {
+      ^bb0(%j: index, %x2: !stn.point<Edge>):
+        %f = stn.load %y[%x2, k] : !stn.field<Edge x K x f64>
+        stn.yield %f : f64
+      }
+      stn.write %s to %z at %c : !stn.point<Cell> : f64, !stn.field<Cell x K x f64>
+    }
+    stn.kernel "two_tables" on Edge[%e0 : %e1] K[%k0 : %n] {
+    ^bb0(%e: !stn.point<Edge>):
+      %a = stn.neighbor %e through @E2C [%i0] : !stn.point<Edge> -> !stn.point<Cell>
+      %b = stn.neighbor %a through @C2E [%i0] : !stn.point<Cell> -> !stn.point<Edge>
+      %v = stn.load %y[%b, k] : !stn.field<Edge x K x f64>
+      stn.write %v to %zz at %e : !stn.point<Edge> : f64, !stn.field<Edge x K x f64>
+    }
+    stn.return
+  }
+}
+
+// -----
+
+// Only the C++ target's columns layout runs wavefronts: elsewhere nothing changes.
+// CHECK-LABEL: stn.program @cuda
+// CHECK-NOT:  wavefront
+module attributes {stn.target = "cuda"} {
+  stn.connectivity @C2E : Cell -> Edge [3]
+  stn.program @cuda(%y: !stn.field<Edge x K x f64> {stn.intent = 2 : i32, stn.name = "y"},
+      %z: !stn.field<Cell x K x f64> {stn.intent = 1 : i32, stn.name = "z"},
+      %e0: i32 {stn.name = "e0"}, %e1: i32 {stn.name = "e1"},
+      %c0: i32 {stn.name = "c0"}, %c1: i32 {stn.name = "c1"}) {
+    %k0 = arith.constant 0 : i32
+    %one = arith.constant 1.0 : f64
+    %n = stn.nlev : i32
+    stn.kernel "other" on Edge[%e0 : %e1] K[%k0 : %n] {
+    ^bb0(%e: !stn.point<Edge>):
+      stn.write %one to %y at %e : !stn.point<Edge> : f64, !stn.field<Edge x K x f64>
+    }
+    stn.kernel "reader" on Cell[%c0 : %c1] K[%k0 : %n] {
+    ^bb0(%c: !stn.point<Cell>):
+      %s = stn.reduce sum over @C2E at %c : !stn.point<Cell> -> f64 {
+      ^bb0(%j: index, %x2: !stn.point<Edge>):
+        %f = stn.load %y[%x2, k] : !stn.field<Edge x K x f64>
+        stn.yield %f : f64
+      }
+      stn.write %s to %z at %c : !stn.point<Cell> : f64, !stn.field<Cell x K x f64>
+    }
+    stn.return
+  }
+}
+
+// -----
+
+// A kernel on a point list between the flux and the update that reads theta
+// and writes its own buffer commutes with the flux: it moves before the group
+// (theta's correction at the steep points in diffusion). One that reads what
+// the group wrote does not, and ends it.
+// CHECK-LABEL: stn.program @ahead
+// CHECK:      scf.if %b {
+// CHECK-NEXT:   stn.kernel "at_list"
+// CHECK:      wavefront tile(1024) waits [gather<1 on 0 through @C2E>, scatter<1 on 0 through @E2C>] {
+// CHECK-NEXT:   stn.kernel "flux"
+// CHECK:        stn.kernel "update"
+// CHECK:      kernel "reads_theta_at_list" on Cell at %{{.*}} attributes {kblock = 1 : i64} {
+module attributes {stn.target = "cpp", stn.layout = "columns"} {
+  stn.connectivity @E2C : Edge -> Cell [2]
+  stn.connectivity @C2E : Cell -> Edge [3]
+  stn.program @ahead(%theta: !stn.field<Cell x K x f64> {stn.intent = 2 : i32, stn.name = "theta"},
+      %saved: !stn.field<Cell x K x f64> {stn.intent = 2 : i32, stn.name = "saved"},
+      %list: !stn.points<Cell>, %b: i1 {stn.name = "b"},
+      %e0: i32 {stn.name = "e0"}, %e1: i32 {stn.name = "e1"},
+      %c0: i32 {stn.name = "c0"}, %c1: i32 {stn.name = "c1"}) {
+    %k0 = arith.constant 0 : i32
+    %i0 = arith.constant 0 : index
+    %n = stn.nlev : i32
+    %flux = stn.alloc {name = "flux"} : !stn.field<Edge x K x f64>
+    // expected-remark @+1 {{wavefront of 2 stages: 'flux' (stage 0) 'update' (stage 1); 'at_list' moves before it; it ends because 'reads_theta_at_list' runs on a point list}}
+    stn.kernel "flux" on Edge[%e0 : %e1] K[%k0 : %n] {
+    ^bb0(%e: !stn.point<Edge>):
+      %a = stn.neighbor %e through @E2C [%i0] : !stn.point<Edge> -> !stn.point<Cell>
+      %ta = stn.load %theta[%a, k] : !stn.field<Cell x K x f64>
+      stn.write %ta to %flux at %e : !stn.point<Edge> : f64, !stn.field<Edge x K x f64>
+    }
+    scf.if %b {
+      stn.kernel "at_list" on Cell at %list {
+      ^bb0(%p: !stn.point<Cell>):
+        %t = stn.load %theta[%p, k] : !stn.field<Cell x K x f64>
+        stn.write %t to %saved at %p : !stn.point<Cell> : f64, !stn.field<Cell x K x f64>
+      }
+    }
+    stn.kernel "update" on Cell[%c0 : %c1] K[%k0 : %n] {
+    ^bb0(%c: !stn.point<Cell>):
+      %s = stn.reduce sum over @C2E at %c : !stn.point<Cell> -> f64 {
+      ^bb0(%j: index, %x: !stn.point<Edge>):
+        %f = stn.load %flux[%x, k] : !stn.field<Edge x K x f64>
+        stn.yield %f : f64
+      }
+      stn.write %s to %theta at %c : !stn.point<Cell> : f64, !stn.field<Cell x K x f64>
+    }
+    stn.kernel "reads_theta_at_list" on Cell at %list {
+    ^bb0(%p: !stn.point<Cell>):
+      %t = stn.load %theta[%p, k] : !stn.field<Cell x K x f64>
+      stn.write %t to %saved at %p : !stn.point<Cell> : f64, !stn.field<Cell x K x f64>
+    }
+    stn.return
+  }
+}
