@@ -36,6 +36,7 @@ using RowId = int32_t;
 using ListId = int32_t;
 constexpr Slot kNoSlot = -1;
 constexpr ListId kNoList = -1;
+constexpr TableId kNoTable = -1;
 constexpr BlockId kEntryBlock = 0;
 /// The index of a missing point.
 constexpr int64_t kMissing = -1;
@@ -347,6 +348,24 @@ struct KernelInstr {
   bool loopForm = false;
   Slot box[4] = {kNoSlot, kNoSlot, kNoSlot, kNoSlot};
   int64_t kblock = 1, pointsPerItem = 1;
+  /// Its stage in the enclosing stn.wavefront, else -1.
+  int64_t stage = -1;
+};
+
+/// `stn.wavefront`: `body` (the region in program order) run stage by stage
+/// on ranges of points through a one-thread fusec::wavefront::Plan, as the
+/// C++ backend runs it; as written when an exchange callback is set.
+struct WavefrontInstr {
+  struct Wait {
+    int32_t stage, on;
+    fusec::stn::WavefrontOp::Order order;
+    TableId table; ///< kNoTable for `same`
+  };
+  BlockId body;
+  int64_t tile;
+  /// Each stage's horizontal range.
+  llvm::SmallVector<std::pair<Slot, Slot>, 4> stages;
+  llvm::SmallVector<Wait, 8> waits;
 };
 
 struct StoreInstr {
@@ -364,7 +383,7 @@ using Instr =
                  IntToFloatInstr, FloatToIntInstr, IntCastInstr, IntAbsInstr, IfInstr, LoadInstr,
                  NeighborInstr, TableCompleteInstr, PointIndexInstr, ValidInstr, LevelInstr, ForInstr, WhileInstr, ReduceInstr,
                  WriteInstr, RowInstr, RowLoadInstr, RowStoreInstr, PrefetchInstr, ListPointInstr, ListRunInstr, ListSizeInstr, AllocInstr,
-                 ImageInstr, ApplyInstr, KernelInstr, StoreInstr, ExchangeInstr>;
+                 ImageInstr, ApplyInstr, KernelInstr, WavefrontInstr, StoreInstr, ExchangeInstr>;
 using Block = std::vector<Instr>;
 
 //===----------------------------------------------------------------------===//

@@ -163,6 +163,7 @@ private:
   LogicalResult compileAlloc(stn::AllocOp op, Block &code);
   LogicalResult compileApply(stn::ApplyOp op, Block &code);
   LogicalResult compileKernel(stn::KernelOp op, Block &code);
+  LogicalResult compileWavefront(stn::WavefrontOp op, Block &code);
 
   Slot define(Value value);
   Slot use(Value value) const { return words.lookup(value); }
@@ -482,10 +483,7 @@ LogicalResult ProgramCompiler::compileOp(Operation &op, Scope scope, Block &code
       .Case([&](stn::AllocOp alloc) { return compileAlloc(alloc, code); })
       .Case([&](stn::ApplyOp apply) { return compileApply(apply, code); })
       .Case([&](stn::KernelOp kernel) { return compileKernel(kernel, code); })
-      // Its results are those of program order, which the interpreter runs.
-      .Case([&](stn::WavefrontOp wavefront) {
-        return compileOps(wavefront.getBody().front(), scope, code);
-      })
+      .Case([&](stn::WavefrontOp wavefront) { return compileWavefront(wavefront, code); })
       .Case([&](stn::StoreOp store) {
         stn::FieldShape shape = stn::FieldShape::of(store.getField().getType());
         return emit(StoreInstr{arrayOf(store.getValue()), arrayOf(store.getField()),
@@ -673,6 +671,7 @@ LogicalResult ProgramCompiler::compileKernel(stn::KernelOp op, Block &code) {
   BlockArgument point = op.getPoint();
   instr.point = point ? define(point) : kNoSlot;
   instr.loopForm = op.getLoopForm();
+  instr.stage = op.getStage() ? static_cast<int64_t>(*op.getStage()) : -1;
   if (instr.loopForm) {
     BlockArgument box[] = {op.getPoints() ? op.getEntriesBegin() : op.getPointsBegin(),
                            op.getPoints() ? op.getEntriesEnd() : op.getPointsEnd(),
@@ -685,6 +684,31 @@ LogicalResult ProgramCompiler::compileKernel(stn::KernelOp op, Block &code) {
   }
   Block body;
   if (failed(compileOps(op.getBody().front(), Scope::Kernel, body)))
+    return failure();
+  instr.body = addBlock(std::move(body));
+  code.push_back(std::move(instr));
+  return success();
+}
+
+LogicalResult ProgramCompiler::compileWavefront(stn::WavefrontOp op, Block &code) {
+  WavefrontInstr instr;
+  instr.tile = op.getTile();
+  instr.stages.resize(op.getNumStages(), {kNoSlot, kNoSlot});
+  for (stn::KernelOp kernel : op.getKernels())
+    instr.stages[*kernel.getStage()] = {use(kernel.getHlb()), use(kernel.getHub())};
+  for (const stn::WavefrontOp::Wait &wait : op.getWaitList()) {
+    TableId table = kNoTable;
+    if (wait.table) {
+      FailureOr<TableId> found = tableFor(op, wait.table);
+      if (failed(found))
+        return failure();
+      table = *found;
+    }
+    instr.waits.push_back({static_cast<int32_t>(wait.stage), static_cast<int32_t>(wait.on),
+                           wait.order, table});
+  }
+  Block body;
+  if (failed(compileOps(op.getBody().front(), Scope::Program, body)))
     return failure();
   instr.body = addBlock(std::move(body));
   code.push_back(std::move(instr));

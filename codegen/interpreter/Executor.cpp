@@ -9,6 +9,8 @@
 #include "codegen/interpreter/Arithmetic.h"
 #include "codegen/interpreter/Bytecode.h"
 
+#include "fusec/wavefront.h"
+
 #include "llvm/ADT/STLFunctionalExtras.h"
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/ADT/Twine.h"
@@ -252,6 +254,11 @@ private:
   void countKernelCall(const KernelInstr &instr);
   LogicalResult execute(const StoreInstr &instr);
   LogicalResult execute(const ExchangeInstr &instr);
+  LogicalResult execute(const WavefrontInstr &instr);
+  /// Inside a wavefront's plan: the stage running, and its range of points.
+  struct RunningStage {
+    int64_t stage = -1, begin = 0, end = 0;
+  } running;
 
   /// The box of a domain's current bounds (an inverted range is empty).
   Box evaluateDomain(const Domain &domain) const;
@@ -1088,6 +1095,12 @@ LogicalResult Executor::runKernel(const KernelInstr &instr) {
     Box box = evaluateDomain(instr.domain);
     if (failed(checkDomain(instr.domain, box, nlev + 1)))
       return failure();
+    if (running.stage >= 0) {
+      if (instr.stage != running.stage)
+        return success();
+      box.hBegin = std::max(box.hBegin, running.begin);
+      box.hEnd = std::max(box.hBegin, std::min(box.hEnd, running.end));
+    }
     if (!instr.loopForm)
       return forEachPoint(instr.domain, box, instr.point,
                           [&](int64_t, int64_t) { return runBlock(instr.body); });
@@ -1165,6 +1178,44 @@ LogicalResult Executor::execute(const ExchangeInstr &instr) {
   }
   exchange(fields);
   return success();
+}
+
+LogicalResult Executor::execute(const WavefrontInstr &instr) {
+  // Several ranks run the group as written, as the C++ backend does; the
+  // kernel traffic counts calls, which the plan would multiply.
+  if (exchange || trackingKernels)
+    return runBlock(instr.body);
+  std::vector<wavefront::Domain> domains;
+  for (auto [lb, ub] : instr.stages)
+    domains.push_back({static_cast<int32_t>(words[lb].i), static_cast<int32_t>(words[ub].i)});
+  std::vector<wavefront::Dependence> waits;
+  for (const WavefrontInstr::Wait &wait : instr.waits) {
+    wavefront::Dependence dependence{wait.stage, wait.on, wavefront::Order::Same, nullptr, 0, 0};
+    if (wait.table != kNoTable) {
+      const Table &table = program.tables[wait.table];
+      dependence = {wait.stage, wait.on,
+                    wait.order == stn::WavefrontOp::Order::Gather ? wavefront::Order::Gather
+                                                                  : wavefront::Order::Scatter,
+                    table.entries, table.ld, static_cast<int32_t>(table.numNeighbors)};
+    }
+    waits.push_back(dependence);
+  }
+  wavefront::Plan plan;
+  // Domains no plan takes (negative or reversed) fail in program order, with
+  // the kernel's own message.
+  if (plan.build(domains.data(), static_cast<int32_t>(domains.size()), waits.data(),
+                 static_cast<int32_t>(waits.size()), /*threads=*/1,
+                 static_cast<int32_t>(instr.tile)) != FUSEC_SUCCESS)
+    return runBlock(instr.body);
+  LogicalResult result = success();
+  plan.execute(0, [&](int32_t stage, int32_t begin, int32_t end) {
+    if (failed(result))
+      return;
+    running = {stage, begin, end};
+    result = runBlock(instr.body);
+  });
+  running = RunningStage();
+  return result;
 }
 
 } // namespace
