@@ -156,6 +156,10 @@ struct ProgramPlan {
   /// Per stn.wavefront, in program order, the state member holding its plan.
   std::vector<std::string> wavefrontPlans;
   llvm::DenseMap<Operation *, std::string> wavefrontPlanOf;
+  /// The timers: one per kernel, then one per wavefront (its kernels run
+  /// interleaved, so they are timed together), with their names.
+  std::vector<std::string> timerNames;
+  llvm::DenseMap<Operation *, size_t> wavefrontTimerOf;
 };
 
 std::string levelsEnumerator(VerticalKind vertical) {
@@ -381,7 +385,9 @@ private:
     stageName = names.unique("stage");
     stageBegin = names.unique("begin");
     stageEnd = names.unique("end");
-    os << "const fusec::wavefront::Domain " << domainsName << "[] = {" << llvm::join(domains, ", ")
+    os << "fusec::TimedLaunch timed(" << plan.state << ".timers, "
+       << plan.wavefrontTimerOf.lookup(wavefront) << ", " << plan.state << ".stream);\n"
+       << "const fusec::wavefront::Domain " << domainsName << "[] = {" << llvm::join(domains, ", ")
        << "};\nconst fusec::wavefront::Dependence " << waitsName << "[] = {"
        << llvm::join(waits, ", ") << "};\nif (int rc = fusec::wavefront::run("
        << member(plan.wavefrontPlanOf.lookup(wavefront)) << ", " << domainsName << ", "
@@ -493,6 +499,17 @@ private:
       }
       plan.wavefrontPlanOf[wavefront] = members.unique("wavefront");
       plan.wavefrontPlans.push_back(plan.wavefrontPlanOf[wavefront]);
+    });
+    for (const auto &kernel : plan.kernels)
+      plan.timerNames.push_back(kernel->function);
+    // A wavefront's timer is named after the kernel function of each stage.
+    program.walk([&](WavefrontOp wavefront) {
+      std::vector<std::string> stages(wavefront.getNumStages());
+      for (KernelOp kernel : wavefront.getKernels())
+        if (stages[*kernel.getStage()].empty())
+          stages[*kernel.getStage()] = plan.kernelOf.lookup(kernel)->function;
+      plan.wavefrontTimerOf[wavefront] = plan.timerNames.size();
+      plan.timerNames.push_back("wavefront(" + llvm::join(stages, ", ") + ")");
     });
     for (ConnectivityOp conn : imageTablesOf(program)) {
       if (target.kernelTablesOnHost() && plan.kernelTable.count(conn.getSymName())) {
@@ -718,7 +735,7 @@ private:
   void emitRun(const ProgramPlan &plan, raw_ostream &os) {
     os << "extern \"C\" " << runPrototype(*plan.interface)
        << " {\nif (handle == nullptr)\nreturn FUSEC_ERROR_NOT_SET_UP;\nfusec::TimedRun<"
-       << plan.kernels.size() << "> timed(handle->timers, handle->stream);\nreturn "
+       << plan.timerNames.size() << "> timed(handle->timers, handle->stream);\nreturn "
        << executeCall(plan, llvm::DenseMap<unsigned, std::string>()) << ";\n}\n\n";
   }
 
@@ -762,11 +779,11 @@ private:
        << "fusec::Extents extents;\n"
        << "fusec::ExchangeHandler exchange;\n"
        << "fusec::VerificationHandler verification;\n";
-    std::vector<std::string> kernelNames;
-    for (const auto &kernel : plan.kernels)
-      kernelNames.push_back(cStringLiteral(kernel->function));
-    os << "fusec::ProgramTimers<" << plan.kernels.size() << "> timers{"
-       << cStringLiteral(plan.interface->name) << ", {{" << llvm::join(kernelNames, ", ")
+    std::vector<std::string> timerNames;
+    for (const std::string &name : plan.timerNames)
+      timerNames.push_back(cStringLiteral(name));
+    os << "fusec::ProgramTimers<" << plan.timerNames.size() << "> timers{"
+       << cStringLiteral(plan.interface->name) << ", {{" << llvm::join(timerNames, ", ")
        << "}}};\n";
     for (const TableMember &table : plan.tables)
       os << table.type << " " << table.name << ";\n";
