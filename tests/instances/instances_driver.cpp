@@ -9,16 +9,22 @@
 //   instances_driver team N            one instance of team_sum (tests/instances/team.stn)
 //                                      whose run is shared by a team of N OpenMP threads,
 //                                      with a kernel whose barrier stn-elide-barriers dropped
+//   instances_driver wavefront N       the programs of tests/codegen/wavefront.stn (columns
+//                                      layout, stn-wavefront with tiles of 16 points) on a
+//                                      team of N threads: their plans against the same groups
+//                                      run kernel by kernel, as with an exchange callback
 //
 // Every result is compared with a reference computed here from the mesh's C2E table. Exits
 // non-zero when a check fails.
 #include "diffusion.h"
 #include "team.h"
+#include "wavefront.h"
 
 #include "fusec/c_api.h"
 
 #include <omp.h>
 
+#include <algorithm>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
@@ -308,6 +314,89 @@ int team(int count) {
   return failures ? 1 : 0;
 }
 
+int noExchange(const char *, const fusec_exchange_field *, int32_t, void *, void *) { return 0; }
+
+/// A field of `points` points, `levels` levels (0: none) and `sparse` neighbours, random.
+std::vector<double> randomField(uint64_t seed, const char *name, int32_t points, int32_t sparse,
+                                int32_t levels) {
+  std::vector<double> field(static_cast<size_t>(points) * std::max(sparse, 1) *
+                            std::max(levels, 1));
+  fusec_random_field(seed, name, -1.0, 1.0, FUSEC_F64, points, points, sparse, levels,
+                     field.data());
+  return field;
+}
+
+/// Runs `run(exchange)` twice from the same inputs, through the plan (no exchange callback) and
+/// kernel by kernel (a callback that does nothing), and compares `outputs` bit for bit.
+template <class Run>
+bool planMatchesKernels(const std::vector<std::vector<double> *> &outputs, Run run) {
+  std::vector<std::vector<double>> inputs;
+  for (std::vector<double> *output : outputs)
+    inputs.push_back(*output);
+  if (run(false) != FUSEC_SUCCESS)
+    return false;
+  std::vector<std::vector<double>> planned;
+  for (size_t i = 0; i < outputs.size(); ++i) {
+    planned.push_back(*outputs[i]);
+    *outputs[i] = inputs[i];
+  }
+  if (run(true) != FUSEC_SUCCESS)
+    return false;
+  for (size_t i = 0; i < outputs.size(); ++i)
+    if (std::memcmp(planned[i].data(), outputs[i]->data(), planned[i].size() * sizeof(double)))
+      return false;
+  return true;
+}
+
+int wavefronts(int count) {
+  Grid grid = openGrid("lam-r2b3");
+  const int32_t nlev = 5;
+  const fusec_layout columns = {{0, 0, 0}, 1};
+  diffuse_handle *diffuse = nullptr;
+  overwrite_handle *overwrite = nullptr;
+  expect(diffuse_create_with_layout(grid.mesh, nlev, &columns, nullptr, &diffuse) ==
+                 FUSEC_SUCCESS &&
+             overwrite_create_with_layout(grid.mesh, nlev, &columns, nullptr, &overwrite) ==
+                 FUSEC_SUCCESS,
+         "create diffuse and overwrite in the columns layout");
+  if (failures)
+    return 1;
+  omp_set_num_threads(count);
+  for (uint64_t round = 0; round < 3; ++round) {
+    std::vector<double> theta = randomField(round, "theta", grid.cells, 0, nlev);
+    std::vector<double> source = randomField(round, "source", grid.cells, 0, nlev);
+    std::vector<double> length = randomField(round, "inv_length", grid.edges, 0, 0);
+    std::vector<double> geofac = randomField(round, "geofac", grid.cells, 3, 0);
+    std::vector<double> result(static_cast<size_t>(grid.edges) * nlev, 0.0);
+    // The second round leaves the first cells and edges out.
+    int32_t e0 = round == 1 ? grid.edges / 3 : 0, c0 = round == 1 ? grid.cells / 3 : 0;
+    expect(planMatchesKernels({&theta},
+                              [&](bool exchange) {
+                                diffuse_set_exchange_callback(
+                                    diffuse, exchange ? noExchange : nullptr, nullptr);
+                                return diffuse_run(diffuse, theta.data(), length.data(),
+                                                   geofac.data(), round != 2, e0, grid.edges,
+                                                   c0, grid.cells);
+                              }),
+           "diffuse, round " + std::to_string(round) + ", team of " + std::to_string(count) +
+               ": the plan gives what the kernels give one after the other");
+    expect(planMatchesKernels({&theta, &result},
+                              [&](bool exchange) {
+                                overwrite_set_exchange_callback(
+                                    overwrite, exchange ? noExchange : nullptr, nullptr);
+                                return overwrite_run(overwrite, theta.data(), source.data(),
+                                                     length.data(), result.data(), e0,
+                                                     grid.edges, c0, grid.cells);
+                              }),
+           "overwrite, round " + std::to_string(round) + ", team of " + std::to_string(count) +
+               ": the plan gives what the kernels give one after the other");
+  }
+  diffuse_destroy(diffuse);
+  overwrite_destroy(overwrite);
+  fusec_grid_destroy(grid.grid);
+  return failures ? 1 : 0;
+}
+
 } // namespace
 
 int main(int argc, char **argv) {
@@ -317,6 +406,9 @@ int main(int argc, char **argv) {
     return threads(std::atoi(argv[2]));
   if (argc == 3 && std::strcmp(argv[1], "team") == 0)
     return team(std::atoi(argv[2]));
-  std::fprintf(stderr, "usage: instances_driver interleaved DIR | threads N | team N\n");
+  if (argc == 3 && std::strcmp(argv[1], "wavefront") == 0)
+    return wavefronts(std::atoi(argv[2]));
+  std::fprintf(stderr,
+               "usage: instances_driver interleaved DIR | threads N | team N | wavefront N\n");
   return 2;
 }

@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
-# instances-threads-tsan, instances-team-tsan: the instances driver under ThreadSanitizer.
-# Builds the emitted C++ and the driver with clang++ -fsanitize=thread -fopenmp (LLVM's libomp,
-# whose Archer tool tells TSan about OpenMP's synchronisation) and runs `instances_driver MODE
-# 4`. Exits 77 (skipped) when clang++, TSan or Archer is unavailable.
+# instances-threads-tsan, instances-team-tsan, instances-wavefront-tsan: the instances driver
+# under ThreadSanitizer. Builds the emitted C++ and the driver with clang++ -fsanitize=thread
+# -fopenmp (LLVM's libomp, whose Archer tool tells TSan about OpenMP's synchronisation) and runs
+# `instances_driver MODE 4`. Exits 77 (skipped) when clang++, TSan or Archer is unavailable.
 #
 #   run_tsan.sh CLANGXX RUNTIME_INCLUDE GENERATED_DIR DRIVER_SOURCE WORK_DIR MODE LIBRARY...
 set -euo pipefail
@@ -21,7 +21,8 @@ printf 'int main() { return 0; }\n' > "$work/probe.cpp"
 flags=(-std=c++17 -O1 -g -fsanitize=thread -fopenmp -w -I "$runtime_include" -I "$generated")
 "$clangxx" "${flags[@]}" -c "$generated/diffusion.cpp" -o "$work/diffusion.o"
 "$clangxx" "${flags[@]}" -c "$generated/team.cpp" -o "$work/team.o"
-"$clangxx" "${flags[@]}" "$driver" "$work/diffusion.o" "$work/team.o" "$@" \
+"$clangxx" "${flags[@]}" -c "$generated/wavefront.cpp" -o "$work/wavefront.o"
+"$clangxx" "${flags[@]}" "$driver" "$work/diffusion.o" "$work/team.o" "$work/wavefront.o" "$@" \
   -o "$work/instances_driver"
 # Reports in the uninstrumented OpenMP runtime are not the program's.
 export TSAN_OPTIONS="halt_on_error=1 ignore_noninstrumented_modules=1"
