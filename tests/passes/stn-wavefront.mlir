@@ -215,3 +215,77 @@ module attributes {stn.target = "cpp", stn.layout = "columns"} {
     stn.return
   }
 }
+
+// -----
+
+// Kernels on the two sides of a branch over different points get a stage each
+// (at most one of them runs: the other stage is then empty). A branch that
+// cannot be an item (it holds a kernel on a point list) gets groups inside.
+// CHECK-LABEL: stn.program @branches
+// CHECK:      scf.if %b {
+// CHECK-NEXT:   stn.wavefront tile(1024) waits [gather<1 on 0 through @C2E>] {
+// CHECK-NEXT:     stn.kernel "first"
+// CHECK:          stn.kernel "second"
+// CHECK:        stn.kernel "on_list"
+// CHECK:      wavefront tile(1024) waits [gather<2 on 0 through @C2E>, gather<2 on 1 through @C2E>] {
+// CHECK:          stn.kernel "left" {{.*}} stage = 0 : i64
+// CHECK:          stn.kernel "right" {{.*}} stage = 1 : i64
+// CHECK:        stn.kernel "after" {{.*}} stage = 2 : i64
+module attributes {stn.target = "cpp", stn.layout = "columns"} {
+  stn.connectivity @C2E : Cell -> Edge [3]
+  stn.program @branches(%y: !stn.field<Edge x K x f64> {stn.intent = 2 : i32, stn.name = "y"},
+      %y2: !stn.field<Edge x K x f64> {stn.intent = 2 : i32, stn.name = "y2"},
+      %z: !stn.field<Cell x K x f64> {stn.intent = 2 : i32, stn.name = "z"},
+      %z2: !stn.field<Cell x K x f64> {stn.intent = 1 : i32, stn.name = "z2"},
+      %list: !stn.points<Cell>, %b: i1 {stn.name = "b"},
+      %e0: i32 {stn.name = "e0"}, %e1: i32 {stn.name = "e1"}, %e2: i32 {stn.name = "e2"},
+      %c0: i32 {stn.name = "c0"}, %c1: i32 {stn.name = "c1"}) {
+    %k0 = arith.constant 0 : i32
+    %one = arith.constant 1.0 : f64
+    %n = stn.nlev : i32
+    scf.if %b {
+      // expected-remark @+1 {{wavefront of 2 stages: 'first' (stage 0) 'second' (stage 1); it ends because 'on_list' runs on a point list}}
+      stn.kernel "first" on Edge[%e0 : %e1] K[%k0 : %n] {
+      ^bb0(%e: !stn.point<Edge>):
+        stn.write %one to %y at %e : !stn.point<Edge> : f64, !stn.field<Edge x K x f64>
+      }
+      stn.kernel "second" on Cell[%c0 : %c1] K[%k0 : %n] {
+      ^bb0(%c: !stn.point<Cell>):
+        %s = stn.reduce sum over @C2E at %c : !stn.point<Cell> -> f64 {
+        ^bb0(%j: index, %x: !stn.point<Edge>):
+          %f = stn.load %y[%x, k] : !stn.field<Edge x K x f64>
+          stn.yield %f : f64
+        }
+        stn.write %s to %z at %c : !stn.point<Cell> : f64, !stn.field<Cell x K x f64>
+      }
+      stn.kernel "on_list" on Cell at %list {
+      ^bb0(%p: !stn.point<Cell>):
+        %t = stn.load %z[%p, k] : !stn.field<Cell x K x f64>
+        %u = arith.addf %t, %one : f64
+        stn.write %u to %z at %p : !stn.point<Cell> : f64, !stn.field<Cell x K x f64>
+      }
+    }
+    // expected-remark @+1 {{wavefront of 3 stages: 'left' (stage 0) 'right' (stage 1) 'after' (stage 2)}}
+    scf.if %b {
+      stn.kernel "left" on Edge[%e0 : %e1] K[%k0 : %n] {
+      ^bb0(%e: !stn.point<Edge>):
+        stn.write %one to %y2 at %e : !stn.point<Edge> : f64, !stn.field<Edge x K x f64>
+      }
+    } else {
+      stn.kernel "right" on Edge[%e0 : %e2] K[%k0 : %n] {
+      ^bb0(%e: !stn.point<Edge>):
+        stn.write %one to %y2 at %e : !stn.point<Edge> : f64, !stn.field<Edge x K x f64>
+      }
+    }
+    stn.kernel "after" on Cell[%c0 : %c1] K[%k0 : %n] {
+    ^bb0(%c: !stn.point<Cell>):
+      %s = stn.reduce sum over @C2E at %c : !stn.point<Cell> -> f64 {
+      ^bb0(%j: index, %x: !stn.point<Edge>):
+        %f = stn.load %y2[%x, k] : !stn.field<Edge x K x f64>
+        stn.yield %f : f64
+      }
+      stn.write %s to %z2 at %c : !stn.point<Cell> : f64, !stn.field<Cell x K x f64>
+    }
+    stn.return
+  }
+}
