@@ -28,6 +28,7 @@
 #include "llvm/ADT/MapVector.h"
 #include "llvm/ADT/SetVector.h"
 
+#include <map>
 #include <set>
 #include <tuple>
 
@@ -177,7 +178,7 @@ public:
     std::set<Wait> added;
     bool dependsOnGroup = false;
     for (auto [kernel, stage] : placed) {
-      Accesses mine(kernel);
+      const Accesses &mine = accessesOf(kernel);
       for (size_t s = 0; s < stage; ++s)
         for (KernelOp earlier : grown[s].kernels) {
           if (onExclusiveBranches(earlier, kernel))
@@ -325,7 +326,7 @@ private:
   const Accesses &accessesOf(KernelOp kernel) {
     auto found = cache.find(kernel);
     if (found == cache.end())
-      found = cache.insert({kernel, Accesses(kernel)}).first;
+      found = cache.emplace(kernel, Accesses(kernel)).first;
     return found->second;
   }
 
@@ -334,7 +335,8 @@ private:
   llvm::SetVector<Value> exchanged;
   SmallVector<Stage> stages;
   std::set<Wait> waits;
-  llvm::DenseMap<Operation *, Accesses> cache;
+  /// Looked up, never iterated; std::map keeps references valid across inserts.
+  std::map<Operation *, Accesses> cache;
 };
 
 /// An op in a remark: the (first) kernel it holds.
@@ -376,7 +378,9 @@ std::optional<SmallVector<KernelOp>> itemKernels(Operation *op, std::string &why
       kernels.push_back(kernel);
       return WalkResult::skip();
     }
-    if (isa<scf::IfOp, ExchangeOp, scf::YieldOp>(nested) ||
+    // Branches with results would leave their values inside the group.
+    if (isa<ExchangeOp, scf::YieldOp>(nested) ||
+        (isa<scf::IfOp>(nested) && nested->getNumResults() == 0) ||
         (isPure(nested) && nested->getNumRegions() == 0))
       return WalkResult::advance();
     why = "'" + nested->getName().getStringRef().str() + "' comes between";
