@@ -9,6 +9,11 @@
 #                        message and exit with status 1 (checked collectively before the run)
 #   mpi-all-programs-*  all 32 programs of diffusion.stn, one step, R2B3 on 2 ranks and
 #                        lam-r2b4 on 4 ranks
+#   mpi-columns-ranks-N  diffusion_step in the columns layout (ICON's blocked layout, nproma 1):
+#                        each rank runs its wavefront groups kernel by kernel around the
+#                        exchanges, the one-rank run through their plans; N = 2, 4
+#   mpi-blocked-ranks-4  the same in ICON's blocked layout with nproma 8 (halo points packed from
+#                        and unpacked into blocks)
 #   mpi-cuda-host-ranks-2 diffusion_step as emitted CUDA run on the host (cuda-host), 2 ranks:
 #                        device fields exchanged through the host-staged path
 #   mpi-exchange-ranks-N fusec::MpiExchange alone (tests/mpi/exchange_test.cpp), N = 1..4
@@ -53,6 +58,16 @@ add_test(NAME mpi-all-programs-lam-ranks-4
           --repeat 0 --grid lam-r2b4 --inputs realistic --ranks 4)
 set_tests_properties(mpi-all-programs-global-ranks-2 mpi-all-programs-lam-ranks-4 PROPERTIES
   ENVIRONMENT "${mpi_environment}" TIMEOUT 600 FAIL_REGULAR_EXPRESSION "\\| NO \\|")
+
+foreach(ranks 2 4)
+  add_test(NAME mpi-columns-ranks-${ranks}
+    COMMAND fusec-bench run ${mpi_common} --grid lam-r2b4 --inputs realistic --ranks ${ranks}
+            --layout columns)
+endforeach()
+add_test(NAME mpi-blocked-ranks-4
+  COMMAND fusec-bench run ${mpi_common} --grid r2b3 --inputs random --ranks 4 --layout blocked:8)
+set_tests_properties(mpi-columns-ranks-2 mpi-columns-ranks-4 mpi-blocked-ranks-4 PROPERTIES
+  ENVIRONMENT "${mpi_environment}" TIMEOUT 300 FAIL_REGULAR_EXPRESSION "\\| NO \\|")
 
 # The CUDA code path on the host (--backend cuda-host): device copies of the fields, exchanged
 # through the host-staged path with the library's copy functions.

@@ -2,6 +2,8 @@
 
 #include "fusec/halo_exchange.h"
 
+#include <algorithm>
+
 #include <cstring>
 #include <string>
 
@@ -34,10 +36,13 @@ Status check_exchange_field(const fusec_exchange_field &field, const LocalDomain
     return Status::failure("exchanged field '" + name + "' has an unknown location " +
                            std::to_string(field.location));
   int64_t points = domain.grid.num_points(Location(field.location));
-  if (field.ld < points)
-    return Status::failure("exchanged field '" + name + "' has ld " + std::to_string(field.ld) +
-                           ", fewer than the " + std::to_string(points) +
-                           " points of its location on rank " + std::to_string(domain.rank));
+  // num_blocks 0 is the flat layout too (callers that fill the struct by hand leave it out).
+  if (field.ld < 1 || field.ld * std::max<int64_t>(field.num_blocks, 1) < points)
+    return Status::failure("exchanged field '" + name + "' has " +
+                           std::to_string(field.num_blocks) + " block(s) of ld " +
+                           std::to_string(field.ld) + ", room for fewer than the " +
+                           std::to_string(points) + " points of its location on rank " +
+                           std::to_string(domain.rank));
   if (!field.data)
     return Status::failure("exchanged field '" + name + "' has no data");
   return Status::success();
@@ -53,16 +58,30 @@ size_t levels(const fusec_exchange_field &field) {
   return field.num_levels > 0 ? size_t(field.num_levels) : 1;
 }
 
+/// Calls copy(field_offset, block_offset) in bytes for every element of `field` at `points`.
+/// Element (h, n, k) of a field of N slots and L levels lies at h % ld + ld*(n + N*(k + L*(h /
+/// ld))): the flat layout's h + n*ld + k*ld*N (one block, h < ld) and ICON's blocked layout
+/// (ld = nproma) alike.
 template <typename Copy>
-void for_each_row(const fusec_exchange_field &field, size_t num_points, Copy copy) {
+void for_each_element(const fusec_exchange_field &field, const std::vector<int32_t> &points,
+                      Copy copy) {
   size_t element = exchange_element_size(field.type);
-  size_t n_slots = slots(field), n_levels = levels(field);
+  size_t n_slots = slots(field), n_levels = levels(field), count = points.size();
   size_t ld = size_t(field.ld);
   for (size_t k = 0; k < n_levels; ++k)
     for (size_t n = 0; n < n_slots; ++n) {
-      size_t field_offset = (n * ld + k * ld * n_slots) * element;
-      size_t block_offset = (n * num_points + k * num_points * n_slots) * element;
-      copy(field_offset, block_offset, element);
+      size_t block_offset = (n * count + k * count * n_slots) * element;
+      if (field.num_blocks <= 1) {
+        size_t row = (n * ld + k * ld * n_slots) * element;
+        for (size_t i = 0; i < count; ++i)
+          copy(row + size_t(points[i]) * element, block_offset + i * element);
+        continue;
+      }
+      for (size_t i = 0; i < count; ++i) {
+        size_t h = size_t(points[i]);
+        size_t index = h % ld + ld * (n + n_slots * (k + n_levels * (h / ld)));
+        copy(index * element, block_offset + i * element);
+      }
     }
 }
 
@@ -79,36 +98,31 @@ void pack_halo(const fusec_exchange_field &field, const std::vector<int32_t> &po
                void *block) {
   const auto *data = static_cast<const uint8_t *>(field.data);
   auto *out = static_cast<uint8_t *>(block);
-  size_t count = points.size();
-  for_each_row(field, count, [&](size_t field_offset, size_t block_offset, size_t element) {
-    const uint8_t *row = data + field_offset;
-    uint8_t *target = out + block_offset;
-    if (element == 8) {
-      for (size_t i = 0; i < count; ++i)
-        std::memcpy(target + i * 8, row + size_t(points[i]) * 8, 8);
-    } else {
-      for (size_t i = 0; i < count; ++i)
-        std::memcpy(target + i * element, row + size_t(points[i]) * element, element);
-    }
-  });
+  size_t element = exchange_element_size(field.type);
+  // A constant size lets the compiler copy doubles with one move.
+  if (element == 8)
+    for_each_element(field, points, [&](size_t field_offset, size_t block_offset) {
+      std::memcpy(out + block_offset, data + field_offset, 8);
+    });
+  else
+    for_each_element(field, points, [&](size_t field_offset, size_t block_offset) {
+      std::memcpy(out + block_offset, data + field_offset, element);
+    });
 }
 
 void unpack_halo(const fusec_exchange_field &field, const std::vector<int32_t> &points,
                  const void *block) {
   auto *data = static_cast<uint8_t *>(field.data);
   const auto *in = static_cast<const uint8_t *>(block);
-  size_t count = points.size();
-  for_each_row(field, count, [&](size_t field_offset, size_t block_offset, size_t element) {
-    uint8_t *row = data + field_offset;
-    const uint8_t *source = in + block_offset;
-    if (element == 8) {
-      for (size_t i = 0; i < count; ++i)
-        std::memcpy(row + size_t(points[i]) * 8, source + i * 8, 8);
-    } else {
-      for (size_t i = 0; i < count; ++i)
-        std::memcpy(row + size_t(points[i]) * element, source + i * element, element);
-    }
-  });
+  size_t element = exchange_element_size(field.type);
+  if (element == 8)
+    for_each_element(field, points, [&](size_t field_offset, size_t block_offset) {
+      std::memcpy(data + field_offset, in + block_offset, 8);
+    });
+  else
+    for_each_element(field, points, [&](size_t field_offset, size_t block_offset) {
+      std::memcpy(data + field_offset, in + block_offset, element);
+    });
 }
 
 Result<std::vector<HaloMessagePlan>> plan_halo_messages(const LocalDomain &domain,

@@ -6,6 +6,7 @@
 
 #include <catch2/catch.hpp>
 
+#include <algorithm>
 #include <cmath>
 #include <cstring>
 #include <limits>
@@ -187,4 +188,60 @@ TEST_CASE("exchanged fields that do not fit the domain are rejected", "[halo_exc
   CHECK_FALSE(plan_halo_messages(domain, f.fields.data(), 4, 3));
   CHECK(halo_block_bytes(f.fields[2], 3) == 16); // 3 floats, rounded up to 8 bytes
   CHECK(halo_block_bytes(f.fields[3], 3) == 0);  // no location, no halo
+}
+
+TEST_CASE("halo blocks are the same from the flat and the blocked layout", "[halo_exchange]") {
+  Grid global = std::move(make_grid("r2b2")).value();
+  Decomposition parts = std::move(decompose(global, 3)).value();
+  LocalDomain domain = std::move(make_local_domain(global, parts, 2)).value();
+  const int32_t cells = domain.grid.num_cells(), levels = 3, slots = 2;
+  std::vector<int32_t> points;
+  for (int32_t h = cells - 1; h >= 0; h -= 3)
+    points.push_back(h);
+  for (int64_t nproma : {1, 4, 16}) {
+    CAPTURE(nproma);
+    const int64_t blocks = (cells + nproma - 1) / nproma;
+    std::vector<double> flat(size_t(cells) * slots * levels), blocked(size_t(blocks * nproma) *
+                                                                      slots * levels, -1.0);
+    for (int32_t h = 0; h < cells; ++h)
+      for (int32_t n = 0; n < slots; ++n)
+        for (int32_t k = 0; k < levels; ++k) {
+          double value = value_at(h, n, k);
+          flat[size_t(h + n * cells + k * cells * slots)] = value;
+          blocked[size_t(h % nproma + nproma * (n + slots * (k + levels * (h / nproma))))] = value;
+        }
+    fusec_exchange_field flat_field = {"f", flat.data(), FUSEC_F64, FUSEC_CELL, levels, slots,
+                                       cells, 1};
+    fusec_exchange_field blocked_field = {"f", blocked.data(), FUSEC_F64, FUSEC_CELL, levels,
+                                          slots, nproma, int32_t(blocks)};
+    REQUIRE(check_exchange_field(blocked_field, domain));
+    size_t bytes = halo_block_bytes(flat_field, points.size());
+    std::vector<uint8_t> from_flat(bytes), from_blocked(bytes);
+    pack_halo(flat_field, points, from_flat.data());
+    pack_halo(blocked_field, points, from_blocked.data());
+    CHECK(from_flat == from_blocked);
+
+    // Unpacking negated values into the blocked field changes exactly those elements.
+    std::vector<double> negated(bytes / sizeof(double));
+    std::memcpy(negated.data(), from_flat.data(), bytes);
+    for (double &value : negated)
+      value = -value;
+    unpack_halo(blocked_field, points, negated.data());
+    size_t changed = 0;
+    for (int32_t h = 0; h < cells; ++h)
+      for (int32_t n = 0; n < slots; ++n)
+        for (int32_t k = 0; k < levels; ++k) {
+          double value =
+              blocked[size_t(h % nproma + nproma * (n + slots * (k + levels * (h / nproma))))];
+          bool listed = std::find(points.begin(), points.end(), h) != points.end();
+          CHECK(value == (listed ? -value_at(h, n, k) : value_at(h, n, k)));
+          changed += listed;
+        }
+    CHECK(changed == points.size() * slots * levels);
+  }
+  fusec_exchange_field cramped = {"f", points.data(), FUSEC_F64, FUSEC_CELL, levels, 0, 4,
+                                  int32_t(cells / 4 - 1)};
+  auto rejected = check_exchange_field(cramped, domain);
+  REQUIRE_FALSE(rejected);
+  CHECK(rejected.message().find("block") != std::string::npos);
 }

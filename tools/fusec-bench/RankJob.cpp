@@ -104,6 +104,7 @@ std::string writeRankJob(const RankJob &job) {
   out << "variant " << job.variant << "\n";
   out << "grid " << job.grid << "\n";
   out << "nlev " << job.nlev << "\n";
+  out << "nproma " << job.nproma << "\n";
   out << "inputs " << job.inputs << "\n";
   out << "seed " << job.seed << "\n";
   if (job.inputsFile)
@@ -174,6 +175,8 @@ Result<RankJob> parseRankJob(const std::string &text) {
         job.inputsFile = value;
     } else if (key == "nlev") {
       status = count(job.nlev, 1);
+    } else if (key == "nproma") {
+      status = count(job.nproma, 0);
     } else if (key == "steps") {
       status = count(job.steps, 1);
     } else if (key == "repeat") {

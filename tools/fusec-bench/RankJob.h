@@ -39,6 +39,8 @@ struct RankJob {
   std::string variant;
   std::string grid = "r2b4";
   int32_t nlev = 80;
+  /// 0: the flat layout; else ICON's blocked layout with nproma points per block (1: columns).
+  int32_t nproma = 0;
   std::string inputs = "random"; // random or realistic
   uint64_t seed = 0;
   std::optional<std::string> inputsFile;

@@ -96,8 +96,6 @@ bool RankRun::check() {
     return fail("--ranks must be at least 1");
   if (options.steps < 1)
     return fail("--steps must be at least 1");
-  if (options.nproma != 0)
-    return fail("--ranks runs the flat layout: leave out --layout blocked:N");
   if (runsInterpreter(options.backend))
     return fail("--ranks runs compiled code: use --backend cpp, cuda or cuda-host");
   if (options.inputs != "random" && options.inputs != "realistic")
@@ -122,6 +120,7 @@ std::optional<std::vector<RankProgramResult>> RankRun::runVariant(const Variant 
   job.variant = variant.name;
   job.grid = options.grid;
   job.nlev = session.levels();
+  job.nproma = int32_t(options.nproma);
   job.inputs = options.inputs;
   job.seed = options.seed;
   if (std::optional<std::string> inputs = inputsFilePath(options))

@@ -8,9 +8,11 @@
 // HaloExchange::receive on the receiver, the same global points in the same order), with the
 // point fastest, then the neighbour slot, then the level:
 //
-//   block[i + n*P + k*P*N] = field[points[i] + n*ld + k*ld*N]   (P points, N slots or 1)
+//   block[i + n*P + k*P*N] = field(points[i], n, k)   (P points, N slots or 1)
 //
-// and starts at a multiple of 8 bytes. Fields without a horizontal location (vertical-only)
+// and starts at a multiple of 8 bytes. field(h, n, k) is element h + n*ld + k*ld*N in the flat
+// layout (one block), h % ld + ld*(n + N*(k + L*(h / ld))) in ICON's blocked layout (ld =
+// nproma, L levels; the columns layout is nproma 1): fusec_layout in fusec/kernel_support.h. Fields without a horizontal location (vertical-only)
 // have no halo and take no block.
 #ifndef FUSEC_HALO_EXCHANGE_H
 #define FUSEC_HALO_EXCHANGE_H
@@ -33,8 +35,9 @@ inline bool exchange_has_halo(const fusec_exchange_field &field) {
   return field.location != FUSEC_NO_LOCATION;
 }
 
-// Checks that `field` fits `domain`'s local grid: a known location and element type,
-// ld >= the location's local points, levels and slots not negative, data not null.
+// Checks that `field` fits `domain`'s local grid: a known location and element type, blocks
+// of ld points with room for the location's local points, levels and slots not negative, data
+// not null.
 Status check_exchange_field(const fusec_exchange_field &field, const LocalDomain &domain);
 
 // Bytes of `field`'s block for `num_points` points, rounded up to a multiple of 8.

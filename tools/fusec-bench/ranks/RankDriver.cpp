@@ -418,7 +418,7 @@ RankProgramResult Driver::runProgram(const ProgramSignature &program) {
   if (rank == 0) {
     fusec_mesh mesh = global->mesh();
     Result<std::unique_ptr<NativeRunner>> reference =
-        NativeRunner::create(*library, program.name, mesh, job.nlev);
+        NativeRunner::create(*library, program.name, mesh, job.nlev, job.nproma);
     if (!reference)
       status = reference.status();
     else
@@ -436,7 +436,7 @@ RankProgramResult Driver::runProgram(const ProgramSignature &program) {
   // The same program on this rank's domain, with the MPI exchange.
   fusec_mesh mesh = local->grid.mesh();
   Result<std::unique_ptr<NativeRunner>> runner =
-      NativeRunner::create(*library, program.name, mesh, job.nlev);
+      NativeRunner::create(*library, program.name, mesh, job.nlev, job.nproma);
   using SetCallback = void (*)(void *, fusec_exchange_callback, void *);
   auto setCallback =
       reinterpret_cast<SetCallback>(library->symbol(program.name + "_set_exchange_callback"));
