@@ -361,6 +361,8 @@ struct WavefrontInstr {
     fusec::stn::WavefrontOp::Order order;
     TableId table; ///< kNoTable for `same`
   };
+  /// "wavefront(k0, k1, ...)": each stage's (first) kernel, as kernel traffic names the group.
+  std::string name;
   BlockId body;
   int64_t tile;
   /// Each stage's horizontal range.

@@ -9,6 +9,8 @@
 
 #include "codegen/interpreter/Bytecode.h"
 
+#include "llvm/ADT/StringExtras.h"
+
 #include "mlir/Dialect/Math/IR/Math.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "llvm/ADT/DenseMap.h"
@@ -694,8 +696,13 @@ LogicalResult ProgramCompiler::compileWavefront(stn::WavefrontOp op, Block &code
   WavefrontInstr instr;
   instr.tile = op.getTile();
   instr.stages.resize(op.getNumStages(), {kNoSlot, kNoSlot});
-  for (stn::KernelOp kernel : op.getKernels())
+  std::vector<std::string> names(op.getNumStages());
+  for (stn::KernelOp kernel : op.getKernels()) {
     instr.stages[*kernel.getStage()] = {use(kernel.getHlb()), use(kernel.getHub())};
+    if (names[*kernel.getStage()].empty())
+      names[*kernel.getStage()] = kernel.getName().str();
+  }
+  instr.name = "wavefront(" + llvm::join(names, ", ") + ")";
   for (const stn::WavefrontOp::Wait &wait : op.getWaitList()) {
     TableId table = kNoTable;
     if (wait.table) {

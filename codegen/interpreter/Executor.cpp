@@ -251,7 +251,8 @@ private:
   LogicalResult execute(const KernelInstr &instr);
   LogicalResult runKernel(const KernelInstr &instr);
   /// Adds the marks of the kernel call that ended to its entry, and clears them.
-  void countKernelCall(const KernelInstr &instr);
+  /// Adds the marks since the last count to kernel (or wavefront) `name`'s traffic.
+  void countKernelCall(const std::string &name, ListId list);
   LogicalResult execute(const StoreInstr &instr);
   LogicalResult execute(const ExchangeInstr &instr);
   LogicalResult execute(const WavefrontInstr &instr);
@@ -1046,25 +1047,26 @@ LogicalResult Executor::execute(const ApplyInstr &instr) {
 }
 
 LogicalResult Executor::execute(const KernelInstr &instr) {
-  if (!trackingKernels)
+  // Inside a wavefront the group counts as one launch.
+  if (!trackingKernels || inTrackedKernel)
     return runKernel(instr);
   inTrackedKernel = true;
   LogicalResult result = runKernel(instr);
   inTrackedKernel = false;
-  countKernelCall(instr);
+  countKernelCall(instr.kernel, instr.domain.list);
   return result;
 }
 
-void Executor::countKernelCall(const KernelInstr &instr) {
+void Executor::countKernelCall(const std::string &name, ListId list) {
   auto entry = llvm::find_if(kernelTraffic,
-                             [&](const KernelTraffic &known) { return known.name == instr.kernel; });
+                             [&](const KernelTraffic &known) { return known.name == name; });
   if (entry == kernelTraffic.end()) {
-    kernelTraffic.push_back(KernelTraffic{instr.kernel});
+    kernelTraffic.push_back(KernelTraffic{name});
     entry = std::prev(kernelTraffic.end());
   }
   ++entry->calls;
-  if (instr.domain.list != kNoList)
-    entry->bytesRead += 2 * sizeof(int32_t) * static_cast<uint64_t>(lists[instr.domain.list].size());
+  if (list != kNoList)
+    entry->bytesRead += 2 * sizeof(int32_t) * static_cast<uint64_t>(lists[list].size());
   for (ArrayId id : kernelTouched) {
     auto [read, written] = countMarks(kernelMarks[id]);
     uint64_t bytes = elementBytes(arrays[id].element);
@@ -1181,9 +1183,16 @@ LogicalResult Executor::execute(const ExchangeInstr &instr) {
 }
 
 LogicalResult Executor::execute(const WavefrontInstr &instr) {
-  // Several ranks run the group as written, as the C++ backend does; the
-  // kernel traffic counts calls, which the plan would multiply.
-  if (exchange || trackingKernels)
+  // Kernel traffic counts the group as one launch, as the C++ backend times it.
+  if (trackingKernels) {
+    inTrackedKernel = true;
+    LogicalResult result = runBlock(instr.body);
+    inTrackedKernel = false;
+    countKernelCall(instr.name, kNoList);
+    return result;
+  }
+  // Several ranks run the group as written, as the C++ backend does.
+  if (exchange)
     return runBlock(instr.body);
   std::vector<wavefront::Domain> domains;
   for (auto [lb, ub] : instr.stages)

@@ -584,12 +584,31 @@ static Result<std::vector<KernelTraffic>> countKernelTraffic(const Variant &vari
 /// kernel names unique across the module (`k` may become `k_1`), the interpreter counts by
 /// the kernel's own name, so kernels of one name share their count. The longest matching name
 /// wins (`k_1` itself over `k`).
+/// A wavefront's timer, `wavefront(f0, f1, ...)`, takes the count of the interpreter's group,
+/// `wavefront(k0, k1, ...)`, whose stage kernels its functions were named after.
 static const KernelTraffic *trafficOfFunction(llvm::ArrayRef<KernelTraffic> counted,
                                               llvm::StringRef function) {
+  auto members = [](llvm::StringRef name) {
+    llvm::SmallVector<llvm::StringRef> parts;
+    if (name.consume_front("wavefront(") && name.consume_back(")"))
+      name.split(parts, ", ");
+    return parts;
+  };
+  llvm::SmallVector<llvm::StringRef> functions = members(function);
+  auto names = [&](const KernelTraffic &traffic) {
+    if (functions.empty())
+      return codegen::NameTable::canName(function, traffic.name);
+    llvm::SmallVector<llvm::StringRef> kernels = members(traffic.name);
+    if (kernels.size() != functions.size())
+      return false;
+    for (auto [from, kernel] : llvm::zip_equal(functions, kernels))
+      if (!codegen::NameTable::canName(from, kernel))
+        return false;
+    return true;
+  };
   const KernelTraffic *best = nullptr;
   for (const KernelTraffic &traffic : counted)
-    if (traffic.calls > 0 && codegen::NameTable::canName(function, traffic.name) &&
-        (!best || traffic.name.size() > best->name.size()))
+    if (traffic.calls > 0 && names(traffic) && (!best || traffic.name.size() > best->name.size()))
       best = &traffic;
   return best;
 }
