@@ -348,14 +348,16 @@ private:
     return success();
   }
 
-  /// With an exchange callback (several ranks) the group runs as written;
-  /// else its domains are checked, then its plan runs the stages tile by tile
-  /// (the exchanges do nothing on one rank).
+  /// With an exchange callback (several ranks), or too few levels for the
+  /// plan to pay, the group runs as written; else its domains are checked,
+  /// then its plan runs the stages tile by tile (the exchanges do nothing on
+  /// one rank).
   LogicalResult emitWavefront(WavefrontOp wavefront, raw_ostream &os) {
     if (!target.supportsWavefronts() || mode != Mode::Launch)
       return wavefront.emitError() << "stn.wavefront is a schedule of the C++ backend";
     Block &body = wavefront.getBody().front();
-    os << "if (" << member("exchange.callback") << " != nullptr) {\n";
+    os << "if (" << member("exchange.callback") << " != nullptr || " << mostLevels(wavefront)
+       << " < " << wavefront.getMinLevels() << ") {\n";
     if (failed(emitBlock(body, os)))
       return failure();
     os << "} else {\n";
@@ -400,6 +402,23 @@ private:
     mode = Mode::Launch;
     os << "}))\nreturn rc;\n}\n";
     return success();
+  }
+
+  /// The level count of the wavefront's stage with the most (1 where none has levels).
+  std::string mostLevels(WavefrontOp wavefront) {
+    std::vector<std::string> counts;
+    std::vector<bool> seen(wavefront.getNumStages());
+    for (KernelOp kernel : wavefront.getKernels()) {
+      if (seen[*kernel.getStage()] || !kernel.getKlb())
+        continue;
+      seen[*kernel.getStage()] = true;
+      counts.push_back("int64_t(" + expr(kernel.getKub()) + ") - " + expr(kernel.getKlb()));
+    }
+    if (counts.empty())
+      return "1";
+    if (counts.size() == 1)
+      return "(" + counts.front() + ")";
+    return "std::max<int64_t>({" + llvm::join(counts, ", ") + "})";
   }
 
   /// What a kernel becomes: a launch, the check of a wavefront stage's

@@ -1078,11 +1078,13 @@ int64_t WavefrontOp::getNumStages() {
   return stages;
 }
 
-// stn.wavefront tile(1024) waits [gather<1 on 0 through @C2E>, same<2 on 1>] attr-dict region
+// stn.wavefront tile(1024) min_levels(12) waits [gather<1 on 0 through @C2E>, same<2 on 1>]
+//   attr-dict region
 ParseResult WavefrontOp::parse(OpAsmParser &parser, OperationState &result) {
-  int64_t tile = 0;
+  int64_t tile = 0, minLevels = 0;
   if (parser.parseKeyword("tile") || parser.parseLParen() || parser.parseInteger(tile) ||
-      parser.parseRParen() || parser.parseKeyword("waits"))
+      parser.parseRParen() || parser.parseKeyword("min_levels") || parser.parseLParen() ||
+      parser.parseInteger(minLevels) || parser.parseRParen() || parser.parseKeyword("waits"))
     return failure();
   SmallVector<Attribute> waits;
   auto parseWait = [&]() -> ParseResult {
@@ -1116,6 +1118,7 @@ ParseResult WavefrontOp::parse(OpAsmParser &parser, OperationState &result) {
     return failure();
   Builder &builder = parser.getBuilder();
   result.addAttribute(getTileAttrName(result.name), builder.getI64IntegerAttr(tile));
+  result.addAttribute(getMinLevelsAttrName(result.name), builder.getI64IntegerAttr(minLevels));
   result.addAttribute(getWaitsAttrName(result.name), builder.getArrayAttr(waits));
   Region *body = result.addRegion();
   if (parser.parseRegion(*body))
@@ -1126,7 +1129,7 @@ ParseResult WavefrontOp::parse(OpAsmParser &parser, OperationState &result) {
 }
 
 void WavefrontOp::print(OpAsmPrinter &p) {
-  p << " tile(" << getTile() << ") waits [";
+  p << " tile(" << getTile() << ") min_levels(" << getMinLevels() << ") waits [";
   llvm::interleaveComma(getWaits(), p, [&](Attribute attribute) {
     std::optional<Wait> wait = decodeWait(attribute);
     if (!wait) {
@@ -1139,15 +1142,15 @@ void WavefrontOp::print(OpAsmPrinter &p) {
     p << ">";
   });
   p << "]";
-  p.printOptionalAttrDictWithKeyword((*this)->getAttrs(),
-                                     {getTileAttrName(), getWaitsAttrName()});
+  p.printOptionalAttrDictWithKeyword(
+      (*this)->getAttrs(), {getTileAttrName(), getMinLevelsAttrName(), getWaitsAttrName()});
   p << " ";
   p.printRegion(getBody(), /*printEntryBlockArgs=*/false);
 }
 
 LogicalResult WavefrontOp::verify() {
-  if (getTile() < 1)
-    return emitOpError() << "tile must be at least 1";
+  if (getTile() < 1 || getMinLevels() < 1)
+    return emitOpError() << "tile and min_levels must be at least 1";
   if (!getBody().front().args_empty())
     return emitOpError() << "the region takes no arguments";
   // Kernels, exchanges and the branches around them: the values they use are

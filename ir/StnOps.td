@@ -530,18 +530,20 @@ def Stn_WavefrontOp : Stn_Op<"wavefront", [RecursiveMemoryEffects, NoTerminator,
     read). The emitted code runs the stages through `fusec::wavefront::Plan`
     with tiles of `tile` points of the last stage: every point runs once,
     after all it waits for, so the results are those of program order, bit
-    for bit. With an exchange callback set (several ranks) the region runs
-    as it is written, one kernel after the other.
+    for bit. With an exchange callback set (several ranks), or when the
+    stage with the most levels has fewer than `min_levels` of them at run time
+    (too little work per point for the plan to pay), the region runs as it is
+    written, one kernel after the other.
 
     ```mlir
-    stn.wavefront tile(1024) waits [gather<1 on 0 through @C2E>,
+    stn.wavefront tile(1024) min_levels(12) waits [gather<1 on 0 through @C2E>,
                                     scatter<1 on 0 through @E2C>] {
       stn.kernel "laplacian" on Edge[%lo_e : %hi_e] K[%c0 : %n] attributes {stage = 0} { ... }
       stn.kernel "update" on Cell[%lo_c : %hi_c] K[%c0 : %n] attributes {stage = 1} { ... }
     }
     ```
   }];
-  let arguments = (ins I64Attr:$tile, ArrayAttr:$waits);
+  let arguments = (ins I64Attr:$tile, I64Attr:$min_levels, ArrayAttr:$waits);
   let regions = (region SizedRegion<1>:$body);
   let hasCustomAssemblyFormat = 1;
   let hasVerifier = 1;

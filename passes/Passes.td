@@ -1283,8 +1283,8 @@ def Wavefront : Pass<"stn-wavefront", "::mlir::ModuleOp"> {
     theta the Laplacian read through E2C):
     ```mlir
     %cond = arith.cmpi ...
-    stn.wavefront tile(1024) waits [gather<1 on 0 through @C2E>,
-                                    scatter<1 on 0 through @E2C>] {
+    stn.wavefront tile(1024) min_levels(12) waits [gather<1 on 0 through @C2E>,
+                                                   scatter<1 on 0 through @E2C>] {
       stn.kernel "laplacian" on Edge[%lo_e : %hi_e] K[%c0 : %n] attributes {stage = 0} { ... }
       scf.if %cond {
         stn.kernel "update" on Cell[%lo_c : %hi_c] K[%c0 : %n] attributes {stage = 1} { ... }
@@ -1294,8 +1294,11 @@ def Wavefront : Pass<"stn-wavefront", "::mlir::ModuleOp"> {
   }];
   let options = [
     Option<"tile", "tile", "int64_t", "1024",
-           "points of the last stage per tile (about 1,000 fit a 1 MB L2 with diffusion's "
+           "points of the last stage per tile (512 to 2,048 are within 3% with diffusion's "
            "groups; docs/bench.md, Wavefront schedules)">,
+    Option<"minLevels", "min-levels", "int64_t", "12",
+           "levels the stage with the most must have at run time for the plan to run (the "
+           "cold pools' 2 levels lose 20% tiled, 16 levels gain 10%)">,
   ];
   let statistics = [
     Statistic<"numGroups", "groups", "Wavefronts made">,

@@ -246,7 +246,7 @@ public:
   Operation *back() const { return items.back(); }
 
   /// Wraps the ops from the first item to the last in an stn.wavefront.
-  WavefrontOp materialise(int64_t tile) {
+  WavefrontOp materialise(int64_t tile, int64_t minLevels) {
     Operation *first = items.front(), *last = items.back();
     SmallVector<Operation *> run;
     for (Operation *op = first;; op = op->getNextNode()) {
@@ -282,8 +282,9 @@ public:
       encoded.push_back(WavefrontOp::encodeWait(
           context, {wait.stage, wait.on, wait.order,
                     wait.table.empty() ? nullptr : FlatSymbolRefAttr::get(context, wait.table)}));
-    auto wavefront = builder.create<WavefrontOp>(first->getLoc(), builder.getI64IntegerAttr(tile),
-                                                 builder.getArrayAttr(encoded));
+    auto wavefront = builder.create<WavefrontOp>(
+        first->getLoc(), builder.getI64IntegerAttr(tile), builder.getI64IntegerAttr(minLevels),
+        builder.getArrayAttr(encoded));
     for (Operation *op : run)
       if (ahead.contains(op))
         op->moveBefore(wavefront);
@@ -402,8 +403,8 @@ struct WavefrontPass : public fusec::impl::WavefrontBase<WavefrontPass> {
     ModuleOp module = getOperation();
     if (targetOf(module) != "cpp" || !columnsLayout(module))
       return;
-    if (tile < 1) {
-      module.emitError() << "stn-wavefront: tile must be at least 1";
+    if (tile < 1 || minLevels < 1) {
+      module.emitError() << "stn-wavefront: tile and min-levels must be at least 1";
       return signalPassFailure();
     }
     for (ProgramOp program : module.getOps<ProgramOp>())
@@ -416,7 +417,7 @@ struct WavefrontPass : public fusec::impl::WavefrontBase<WavefrontPass> {
       if (group.empty())
         return;
       if (group.worthIt()) {
-        WavefrontOp wavefront = group.materialise(tile);
+        WavefrontOp wavefront = group.materialise(tile, minLevels);
         ++numGroups;
         numStages += group.numStages();
         if (auto diag = remark("stn-wavefront", wavefront)) {

@@ -10,7 +10,7 @@
 #                           4 OpenMP threads, one of its kernels without a barrier after it
 #   instances-team-tsan     the same under ThreadSanitizer: a barrier left out wrongly is a race
 #   instances-wavefront     tests/codegen/wavefront.stn (columns layout, wavefront plans with
-#                           tiles of 16 points) on teams of 1, 2 and 3 threads: each plan gives
+#                           tiles of 16 points at any level count) on teams of 1, 2 and 3 threads: each plan gives
 #                           bit for bit what its kernels give one after the other
 #   instances-wavefront-tsan  a team of 4 under ThreadSanitizer: a missing plan barrier is a race
 set(FUSEC_INSTANCES_DIR ${CMAKE_CURRENT_BINARY_DIR}/instances)
@@ -39,7 +39,8 @@ add_custom_command(
   OUTPUT ${FUSEC_INSTANCES_DIR}/wavefront.cpp ${FUSEC_INSTANCES_DIR}/wavefront.h
   COMMAND ${CMAKE_COMMAND} -E make_directory ${FUSEC_INSTANCES_DIR}
   COMMAND fusec ${wavefront_stn} -I ${wavefront_includes} --layout=columns
-          -O stn-wavefront{tile=16} --emit=cpp -o ${FUSEC_INSTANCES_DIR}/wavefront.cpp
+          -O "stn-wavefront{tile=16 min-levels=1}" --emit=cpp
+          -o ${FUSEC_INSTANCES_DIR}/wavefront.cpp
   COMMAND fusec ${wavefront_stn} -I ${wavefront_includes} -o ${FUSEC_INSTANCES_DIR}/wavefront.h
   DEPENDS fusec ${wavefront_stn} ${wavefront_includes}/prelude.stn
   COMMENT "wavefront.stn -> instances/wavefront.cpp, wavefront.h"

@@ -59,10 +59,12 @@ add_test(NAME mpi-all-programs-lam-ranks-4
 set_tests_properties(mpi-all-programs-global-ranks-2 mpi-all-programs-lam-ranks-4 PROPERTIES
   ENVIRONMENT "${mpi_environment}" TIMEOUT 600 FAIL_REGULAR_EXPRESSION "\\| NO \\|")
 
+# 16 levels: fuse-all's plans run from 12 (stn-wavefront's min-levels).
 foreach(ranks 2 4)
   add_test(NAME mpi-columns-ranks-${ranks}
-    COMMAND fusec-bench run ${mpi_common} --grid lam-r2b4 --inputs realistic --ranks ${ranks}
-            --layout columns)
+    COMMAND fusec-bench run ${mpi_stn} --programs diffusion_step --pipelines none,fuse-all
+            --nlev 16 --steps 3 --repeat 2 --warmup 0 --grid lam-r2b4 --inputs realistic
+            --ranks ${ranks} --layout columns)
 endforeach()
 add_test(NAME mpi-blocked-ranks-4
   COMMAND fusec-bench run ${mpi_common} --grid r2b3 --inputs random --ranks 4 --layout blocked:8)

@@ -364,9 +364,11 @@ struct WavefrontInstr {
   /// "wavefront(k0, k1, ...)": each stage's (first) kernel, as kernel traffic names the group.
   std::string name;
   BlockId body;
-  int64_t tile;
+  int64_t tile, minLevels;
   /// Each stage's horizontal range.
   llvm::SmallVector<std::pair<Slot, Slot>, 4> stages;
+  /// The level ranges of the stages that have levels.
+  llvm::SmallVector<std::pair<Slot, Slot>, 4> levels;
   llvm::SmallVector<Wait, 8> waits;
 };
 

@@ -695,12 +695,16 @@ LogicalResult ProgramCompiler::compileKernel(stn::KernelOp op, Block &code) {
 LogicalResult ProgramCompiler::compileWavefront(stn::WavefrontOp op, Block &code) {
   WavefrontInstr instr;
   instr.tile = op.getTile();
+  instr.minLevels = op.getMinLevels();
   instr.stages.resize(op.getNumStages(), {kNoSlot, kNoSlot});
   std::vector<std::string> names(op.getNumStages());
   for (stn::KernelOp kernel : op.getKernels()) {
     instr.stages[*kernel.getStage()] = {use(kernel.getHlb()), use(kernel.getHub())};
-    if (names[*kernel.getStage()].empty())
-      names[*kernel.getStage()] = kernel.getName().str();
+    if (!names[*kernel.getStage()].empty())
+      continue;
+    names[*kernel.getStage()] = kernel.getName().str();
+    if (kernel.getKlb())
+      instr.levels.push_back({use(kernel.getKlb()), use(kernel.getKub())});
   }
   instr.name = "wavefront(" + llvm::join(names, ", ") + ")";
   for (const stn::WavefrontOp::Wait &wait : op.getWaitList()) {

@@ -1191,8 +1191,12 @@ LogicalResult Executor::execute(const WavefrontInstr &instr) {
     countKernelCall(instr.name, kNoList);
     return result;
   }
-  // Several ranks run the group as written, as the C++ backend does.
-  if (exchange)
+  // Several ranks, or too few levels for the plan to pay, run the group as
+  // written, as the C++ backend does.
+  int64_t levels = 1;
+  for (auto [lb, ub] : instr.levels)
+    levels = std::max(levels, words[ub].i - words[lb].i);
+  if (exchange || levels < instr.minLevels)
     return runBlock(instr.body);
   std::vector<wavefront::Domain> domains;
   for (auto [lb, ub] : instr.stages)

@@ -13,7 +13,7 @@ module attributes {stn.target = "cuda"} {
     %k0 = arith.constant 0 : i32
     %one = arith.constant 1.0 : f64
     %n = stn.nlev : i32
-    stn.wavefront tile(64) waits [gather<1 on 0 through @C2E>] {
+    stn.wavefront tile(64) min_levels(1) waits [gather<1 on 0 through @C2E>] {
       stn.kernel "edges" on Edge[%e0 : %e1] K[%k0 : %n] attributes {stage = 0} {
       ^bb0(%e: !stn.point<Edge>):
         stn.write %one to %y at %e : !stn.point<Edge> : f64, !stn.field<Edge x K x f64>

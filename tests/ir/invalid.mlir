@@ -459,7 +459,7 @@ stn.program @wavefront_forward_wait(%t: !stn.field<Cell x K x f64> {stn.intent =
     %c0: i32, %c1: i32, %k0: i32, %k1: i32) {
   %one = arith.constant 1.0 : f64
   // expected-error @+1 {{a wait must point from a stage to an earlier one, got same<0 on 1>}}
-  stn.wavefront tile(64) waits [same<0 on 1>] {
+  stn.wavefront tile(64) min_levels(1) waits [same<0 on 1>] {
     stn.kernel "a" on Cell[%c0 : %c1] K[%k0 : %k1] attributes {stage = 0} {
     ^bb0(%c: !stn.point<Cell>):
       stn.write %one to %t at %c : !stn.point<Cell> : f64, !stn.field<Cell x K x f64>
@@ -479,7 +479,7 @@ stn.program @wavefront_wrong_table(%t: !stn.field<Cell x K x f64> {stn.intent = 
     %c0: i32, %c1: i32, %k0: i32, %k1: i32) {
   %one = arith.constant 1.0 : f64
   // expected-error @+1 {{gather<1 on 0 through @E2C> does not match the stages' locations}}
-  stn.wavefront tile(64) waits [gather<1 on 0 through @E2C>] {
+  stn.wavefront tile(64) min_levels(1) waits [gather<1 on 0 through @E2C>] {
     stn.kernel "a" on Cell[%c0 : %c1] K[%k0 : %k1] attributes {stage = 0} {
     ^bb0(%c: !stn.point<Cell>):
       stn.write %one to %t at %c : !stn.point<Cell> : f64, !stn.field<Cell x K x f64>
@@ -497,7 +497,7 @@ stn.program @wavefront_wrong_table(%t: !stn.field<Cell x K x f64> {stn.intent = 
 stn.program @wavefront_stage_order(%t: !stn.field<Cell x K x f64> {stn.intent = 2 : i32},
     %c0: i32, %c1: i32, %k0: i32, %k1: i32) {
   %one = arith.constant 1.0 : f64
-  stn.wavefront tile(64) waits [] {
+  stn.wavefront tile(64) min_levels(1) waits [] {
     stn.kernel "a" on Cell[%c0 : %c1] K[%k0 : %k1] attributes {stage = 1} {
     ^bb0(%c: !stn.point<Cell>):
       stn.write %one to %t at %c : !stn.point<Cell> : f64, !stn.field<Cell x K x f64>
@@ -515,7 +515,7 @@ stn.program @wavefront_stage_order(%t: !stn.field<Cell x K x f64> {stn.intent = 
 
 stn.program @wavefront_scalar_inside(%t: !stn.field<Cell x K x f64> {stn.intent = 2 : i32},
     %c0: i32, %c1: i32, %k0: i32, %k1: i32) {
-  stn.wavefront tile(64) waits [] {
+  stn.wavefront tile(64) min_levels(1) waits [] {
     // expected-error @+1 {{inside a wavefront: its region holds kernels, exchanges and the branches around them only}}
     %one = arith.constant 1.0 : f64
     stn.kernel "a" on Cell[%c0 : %c1] K[%k0 : %k1] attributes {stage = 0} {
@@ -535,6 +535,21 @@ stn.program @stage_outside(%t: !stn.field<Cell x K x f64> {stn.intent = 2 : i32}
   stn.kernel "a" on Cell[%c0 : %c1] K[%k0 : %k1] attributes {stage = 0} {
   ^bb0(%c: !stn.point<Cell>):
     stn.write %one to %t at %c : !stn.point<Cell> : f64, !stn.field<Cell x K x f64>
+  }
+  stn.return
+}
+
+// -----
+
+stn.program @wavefront_min_levels(%t: !stn.field<Cell x K x f64> {stn.intent = 2 : i32},
+    %c0: i32, %c1: i32, %k0: i32, %k1: i32) {
+  %one = arith.constant 1.0 : f64
+  // expected-error @+1 {{tile and min_levels must be at least 1}}
+  stn.wavefront tile(64) min_levels(0) waits [] {
+    stn.kernel "a" on Cell[%c0 : %c1] K[%k0 : %k1] attributes {stage = 0} {
+    ^bb0(%c: !stn.point<Cell>):
+      stn.write %one to %t at %c : !stn.point<Cell> : f64, !stn.field<Cell x K x f64>
+    }
   }
   stn.return
 }

@@ -227,7 +227,7 @@ stn.program @runs_with_branch(%l: !stn.points<Cell>,
 // -----
 
 // CHECK-LABEL: stn.program @wavefront
-// CHECK:       wavefront tile(64) waits [gather<1 on 0 through @C2E>, scatter<1 on 0 through @E2C>, same<2 on 1>] {
+// CHECK:       wavefront tile(64) min_levels(1) waits [gather<1 on 0 through @C2E>, scatter<1 on 0 through @E2C>, same<2 on 1>] {
 // CHECK:         stn.kernel "flux" {{.*}} attributes {kblock = 1 : i64, stage = 0 : i64}
 // CHECK:         stn.exchange
 // CHECK:         scf.if
@@ -241,7 +241,7 @@ stn.program @wavefront(%t: !stn.field<Cell x K x f64> {stn.intent = 2 : i32},
     %f: !stn.field<Edge x K x f64> {stn.intent = 2 : i32}, %b: i1,
     %e0: i32, %e1: i32, %c0: i32, %c1: i32, %k0: i32, %k1: i32) {
   %one = arith.constant 1.0 : f64
-  stn.wavefront tile(64) waits [gather<1 on 0 through @C2E>, scatter<1 on 0 through @E2C>,
+  stn.wavefront tile(64) min_levels(1) waits [gather<1 on 0 through @C2E>, scatter<1 on 0 through @E2C>,
                                 same<2 on 1>] {
     stn.kernel "flux" on Edge[%e0 : %e1] K[%k0 : %k1] attributes {stage = 0} {
     ^bb0(%e: !stn.point<Edge>):

@@ -7,7 +7,7 @@
 // versions on the sides of a branch share stage 1.
 // CHECK-LABEL: stn.program @flux_update
 // CHECK:      %[[HALF:.*]] = arith.mulf
-// CHECK-NEXT: wavefront tile(1024) waits [gather<1 on 0 through @C2E>, scatter<1 on 0 through @E2C>] {
+// CHECK-NEXT: wavefront tile(1024) min_levels(12) waits [gather<1 on 0 through @C2E>, scatter<1 on 0 through @E2C>] {
 // CHECK-NEXT:   stn.kernel "flux" {{.*}} attributes {kblock = 1 : i64, stage = 0 : i64}
 // CHECK:        scf.if %strong {
 // CHECK-NEXT:     stn.kernel "update" {{.*}} attributes {kblock = 1 : i64, stage = 1 : i64}
@@ -73,10 +73,10 @@ module attributes {stn.target = "cpp", stn.layout = "columns"} {
 // kernel that reads a field of the group through two tables ends it too. A
 // write after write of the same points is `same`.
 // CHECK-LABEL: stn.program @ends
-// CHECK:      wavefront tile(1024) waits [same<1 on 0>] {
+// CHECK:      wavefront tile(1024) min_levels(12) waits [same<1 on 0>] {
 // CHECK-NEXT:   stn.kernel "first"
 // CHECK:        stn.kernel "overwrite"
-// CHECK:      wavefront tile(1024) waits [gather<1 on 0 through @C2E>] {
+// CHECK:      wavefront tile(1024) min_levels(12) waits [gather<1 on 0 through @C2E>] {
 // CHECK-NEXT:   stn.kernel "other"
 // CHECK:        stn.kernel "reader"
 // CHECK:      kernel "two_tables" {{.*}} attributes {kblock = 1 : i64} {
@@ -168,7 +168,7 @@ module attributes {stn.target = "cuda"} {
 // CHECK-LABEL: stn.program @ahead
 // CHECK:      scf.if %b {
 // CHECK-NEXT:   stn.kernel "at_list"
-// CHECK:      wavefront tile(1024) waits [gather<1 on 0 through @C2E>, scatter<1 on 0 through @E2C>] {
+// CHECK:      wavefront tile(1024) min_levels(12) waits [gather<1 on 0 through @C2E>, scatter<1 on 0 through @E2C>] {
 // CHECK-NEXT:   stn.kernel "flux"
 // CHECK:        stn.kernel "update"
 // CHECK:      kernel "reads_theta_at_list" on Cell at %{{.*}} attributes {kblock = 1 : i64} {
@@ -223,11 +223,11 @@ module attributes {stn.target = "cpp", stn.layout = "columns"} {
 // cannot be an item (it holds a kernel on a point list) gets groups inside.
 // CHECK-LABEL: stn.program @branches
 // CHECK:      scf.if %b {
-// CHECK-NEXT:   stn.wavefront tile(1024) waits [gather<1 on 0 through @C2E>] {
+// CHECK-NEXT:   stn.wavefront tile(1024) min_levels(12) waits [gather<1 on 0 through @C2E>] {
 // CHECK-NEXT:     stn.kernel "first"
 // CHECK:          stn.kernel "second"
 // CHECK:        stn.kernel "on_list"
-// CHECK:      wavefront tile(1024) waits [gather<2 on 0 through @C2E>, gather<2 on 1 through @C2E>] {
+// CHECK:      wavefront tile(1024) min_levels(12) waits [gather<2 on 0 through @C2E>, gather<2 on 1 through @C2E>] {
 // CHECK:          stn.kernel "left" {{.*}} stage = 0 : i64
 // CHECK:          stn.kernel "right" {{.*}} stage = 1 : i64
 // CHECK:        stn.kernel "after" {{.*}} stage = 2 : i64

@@ -1045,11 +1045,11 @@ def generate(seed: int, index: int, programs: int) -> File:
 
 # Fusion across list updates alone is a rewrite map fusion finishes; with one point per entry it
 # takes the fused version for every list (fuse-all takes it for short lists only). Wavefronts
-# (C++ columns layout only; a no-op elsewhere) with tiles of 5 points: the small grids' domains
-# then have several tiles per thread, and points shared between threads.
+# (C++ columns layout only; a no-op elsewhere) with tiles of 5 points, at any level count: the
+# small grids' domains then have several tiles per thread, and points shared between threads.
 PASSES_ALONE = ("stn-map-fusion", "stn-merge-vertical", "stn-remove-redundant-arrays", "cse",
                 "canonicalize", "stn-fuse-across-lists{points-per-entry=1}+stn-map-fusion",
-                "stn-wavefront{tile=5}")
+                "stn-wavefront{tile=5 min-levels=1}")
 FIXED_PIPELINES = len(PASSES_ALONE) + 4  # how many of pipelines() come before the random ones
 
 
