@@ -45,11 +45,11 @@ struct KernelPlan {
   std::string function; ///< the kernel function
   std::string launcher; ///< the host function that checks the domain and launches
   /// A stage of an stn.wavefront (C++): the kernel function runs the blocks of
-  /// points [rangeBegin, rangeEnd) it is given, without sharing them among the
-  /// team; `ranged` runs it on a range from the program body, `checker` checks
-  /// its domain as the launcher does.
+  /// points it is given (its last two parameters), without sharing them among
+  /// the team; `ranged` runs it on a range from the program body, `checker`
+  /// checks its domain as the launcher does.
   bool staged = false;
-  std::string ranged, checker, rangeBegin, rangeEnd;
+  std::string ranged, checker;
   size_t index = 0;     ///< position among the program's kernels (its timer)
   KernelUses uses;
   KernelScope scope;

@@ -27,6 +27,11 @@
 // read from the list's arrays. The entries hold flat cell indices, so in the
 // blocked variant each one is located in its own block (h / nproma).
 //
+// A kernel that is a stage of an stn.wavefront (columns layout) takes the
+// range of points it runs as its last two parameters and has no `omp for`:
+// the plan gives each thread its ranges; its launcher, which runs it when the
+// group runs kernel by kernel, gives each thread a static share instead.
+//
 // A module compiled for the columns layout (`stn.layout = "columns"`: the
 // blocked layout with nproma = 1) has only the blocked variants, with nproma
 // and every leading dimension printed as 1, so that the compiler sees the
@@ -189,19 +194,19 @@ private:
     const std::string &nproma = scope.nproma;
     // In the columns layout a block is its one point.
     bool columns = stn::columnsLayout(plan.op);
-    std::string signature = plan.kernelSignature(true);
+    std::string signature = plan.kernelSignature(true), rangeBegin, rangeEnd;
     // A wavefront stage runs the points its caller gives it, on the calling thread.
     if (plan.staged) {
-      plan.rangeBegin = names.unique("range_begin");
-      plan.rangeEnd = names.unique("range_end");
-      signature += ", const int32_t " + plan.rangeBegin + ", const int32_t " + plan.rangeEnd;
+      rangeBegin = names.unique("range_begin");
+      rangeEnd = names.unique("range_end");
+      signature += ", const int32_t " + rangeBegin + ", const int32_t " + rangeEnd;
     }
     os << "// " << plan.function << layoutComment(plan)
        << kKernelFunction << plan.function << "_blocked(" << signature << ") {\n"
-       << declare(firstBlock, plan.staged ? plan.rangeBegin
+       << declare(firstBlock, plan.staged ? rangeBegin
                               : columns   ? plan.hlb
                                           : plan.hlb + " / " + nproma)
-       << declare(endBlock, plan.staged ? plan.rangeEnd
+       << declare(endBlock, plan.staged ? rangeEnd
                             : columns   ? plan.hub
                                         : "static_cast<int32_t>((int64_t(" + plan.hub + ") + " +
                                               nproma + " - 1) / " + nproma + ")")
