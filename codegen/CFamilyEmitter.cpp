@@ -364,10 +364,9 @@ private:
     mode = Mode::Check;
     if (failed(emitBlock(body, os)))
       return failure();
-    SmallVector<KernelOp> kernels = wavefront.getKernels();
-    std::vector<std::string> domains(wavefront.getNumStages());
-    for (KernelOp kernel : kernels)
-      domains[*kernel.getStage()] = "{" + expr(kernel.getHlb()) + ", " + expr(kernel.getHub()) + "}";
+    std::vector<std::string> domains;
+    for (KernelOp leader : wavefront.getStageLeaders())
+      domains.push_back("{" + expr(leader.getHlb()) + ", " + expr(leader.getHub()) + "}");
     std::vector<std::string> waits;
     for (const WavefrontOp::Wait &wait : wavefront.getWaitList()) {
       std::string order = "fusec::wavefront::Order::" +
@@ -407,13 +406,9 @@ private:
   /// The level count of the wavefront's stage with the most (1 where none has levels).
   std::string mostLevels(WavefrontOp wavefront) {
     std::vector<std::string> counts;
-    std::vector<bool> seen(wavefront.getNumStages());
-    for (KernelOp kernel : wavefront.getKernels()) {
-      if (seen[*kernel.getStage()] || !kernel.getKlb())
-        continue;
-      seen[*kernel.getStage()] = true;
-      counts.push_back("int64_t(" + expr(kernel.getKub()) + ") - " + expr(kernel.getKlb()));
-    }
+    for (KernelOp leader : wavefront.getStageLeaders())
+      if (leader.getKlb())
+        counts.push_back("int64_t(" + expr(leader.getKub()) + ") - " + expr(leader.getKlb()));
     if (counts.empty())
       return "1";
     if (counts.size() == 1)
@@ -506,8 +501,10 @@ private:
       plan.tables.push_back({conn, name, target.kernelTableType().str()});
       plan.kernelTable[conn.getSymName()] = name;
     }
-    // The tables a wavefront waits through are read by its kernels too.
+    for (const auto &kernel : plan.kernels)
+      plan.timerNames.push_back(kernel->function);
     program.walk([&](WavefrontOp wavefront) {
+      // The tables a wavefront waits through are read by its kernels too.
       for (const WavefrontOp::Wait &wait : wavefront.getWaitList()) {
         if (!wait.table || plan.kernelTable.count(wait.table.getValue()))
           continue;
@@ -518,15 +515,10 @@ private:
       }
       plan.wavefrontPlanOf[wavefront] = members.unique("wavefront");
       plan.wavefrontPlans.push_back(plan.wavefrontPlanOf[wavefront]);
-    });
-    for (const auto &kernel : plan.kernels)
-      plan.timerNames.push_back(kernel->function);
-    // A wavefront's timer is named after the kernel function of each stage.
-    program.walk([&](WavefrontOp wavefront) {
-      std::vector<std::string> stages(wavefront.getNumStages());
-      for (KernelOp kernel : wavefront.getKernels())
-        if (stages[*kernel.getStage()].empty())
-          stages[*kernel.getStage()] = plan.kernelOf.lookup(kernel)->function;
+      // Its timer is named after the kernel function of each stage.
+      std::vector<std::string> stages;
+      for (KernelOp leader : wavefront.getStageLeaders())
+        stages.push_back(plan.kernelOf.lookup(leader)->function);
       plan.wavefrontTimerOf[wavefront] = plan.timerNames.size();
       plan.timerNames.push_back("wavefront(" + llvm::join(stages, ", ") + ")");
     });

@@ -1078,6 +1078,14 @@ int64_t WavefrontOp::getNumStages() {
   return stages;
 }
 
+SmallVector<KernelOp> WavefrontOp::getStageLeaders() {
+  SmallVector<KernelOp> leaders(getNumStages());
+  for (KernelOp kernel : getKernels())
+    if (!leaders[*kernel.getStage()])
+      leaders[*kernel.getStage()] = kernel;
+  return leaders;
+}
+
 // stn.wavefront tile(1024) min_levels(12) waits [gather<1 on 0 through @C2E>, same<2 on 1>]
 //   attr-dict region
 ParseResult WavefrontOp::parse(OpAsmParser &parser, OperationState &result) {
@@ -1174,24 +1182,19 @@ LogicalResult WavefrontOp::verify() {
   int64_t stages = getNumStages();
   if (stages > static_cast<int64_t>(kernels.size()))
     return emitOpError() << "stages are numbered from 0 without gaps";
-  SmallVector<KernelOp> first(stages);
-  for (KernelOp kernel : kernels) {
-    std::optional<uint64_t> stage = kernel.getStage();
-    if (!kernel.getLocation() || !kernel.getHlb())
-      return kernel.emitOpError() << "a stage of a wavefront runs over a range of points";
-    KernelOp &leader = first[*stage];
-    if (!leader) {
-      leader = kernel;
-      continue;
-    }
-    if (leader.getLocation() != kernel.getLocation() || leader.getHlb() != kernel.getHlb() ||
-        leader.getHub() != kernel.getHub())
-      return kernel.emitOpError() << "shares stage " << *stage
-                                  << " with a kernel over other points";
-  }
+  SmallVector<KernelOp> first = getStageLeaders();
   for (auto [stage, leader] : llvm::enumerate(first))
     if (!leader)
       return emitOpError() << "stage " << stage << " has no kernel";
+  for (KernelOp kernel : kernels) {
+    if (!kernel.getLocation() || !kernel.getHlb())
+      return kernel.emitOpError() << "a stage of a wavefront runs over a range of points";
+    KernelOp leader = first[*kernel.getStage()];
+    if (leader.getLocation() != kernel.getLocation() || leader.getHlb() != kernel.getHlb() ||
+        leader.getHub() != kernel.getHub())
+      return kernel.emitOpError() << "shares stage " << *kernel.getStage()
+                                  << " with a kernel over other points";
+  }
   // Stages follow program order wherever both kernels can run.
   for (auto [i, earlier] : llvm::enumerate(kernels))
     for (KernelOp later : llvm::drop_begin(kernels, i + 1))

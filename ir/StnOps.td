@@ -563,6 +563,9 @@ def Stn_WavefrontOp : Stn_Op<"wavefront", [RecursiveMemoryEffects, NoTerminator,
     ::llvm::SmallVector<KernelOp> getKernels();
     /// One past the largest stage.
     int64_t getNumStages();
+    /// Each stage's first kernel in program order (the verifier checks that
+    /// the kernels of a stage share location and points), indexed by stage.
+    ::llvm::SmallVector<KernelOp> getStageLeaders();
   }];
 }
 

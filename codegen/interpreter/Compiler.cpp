@@ -9,11 +9,10 @@
 
 #include "codegen/interpreter/Bytecode.h"
 
-#include "llvm/ADT/StringExtras.h"
-
 #include "mlir/Dialect/Math/IR/Math.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "llvm/ADT/DenseMap.h"
+#include "llvm/ADT/StringExtras.h"
 #include "llvm/ADT/StringMap.h"
 #include "llvm/ADT/TypeSwitch.h"
 #include "llvm/Support/raw_ostream.h"
@@ -696,15 +695,12 @@ LogicalResult ProgramCompiler::compileWavefront(stn::WavefrontOp op, Block &code
   WavefrontInstr instr;
   instr.tile = op.getTile();
   instr.minLevels = op.getMinLevels();
-  instr.stages.resize(op.getNumStages(), {kNoSlot, kNoSlot});
-  std::vector<std::string> names(op.getNumStages());
-  for (stn::KernelOp kernel : op.getKernels()) {
-    instr.stages[*kernel.getStage()] = {use(kernel.getHlb()), use(kernel.getHub())};
-    if (!names[*kernel.getStage()].empty())
-      continue;
-    names[*kernel.getStage()] = kernel.getName().str();
-    if (kernel.getKlb())
-      instr.levels.push_back({use(kernel.getKlb()), use(kernel.getKub())});
+  std::vector<std::string> names;
+  for (stn::KernelOp leader : op.getStageLeaders()) {
+    instr.stages.push_back({use(leader.getHlb()), use(leader.getHub())});
+    names.push_back(leader.getName().str());
+    if (leader.getKlb())
+      instr.levels.push_back({use(leader.getKlb()), use(leader.getKub())});
   }
   instr.name = "wavefront(" + llvm::join(names, ", ") + ")";
   for (const stn::WavefrontOp::Wait &wait : op.getWaitList()) {

@@ -250,8 +250,8 @@ private:
   LogicalResult execute(const ApplyInstr &instr);
   LogicalResult execute(const KernelInstr &instr);
   LogicalResult runKernel(const KernelInstr &instr);
-  /// Adds the marks of the kernel call that ended to its entry, and clears them.
-  /// Adds the marks since the last count to kernel (or wavefront) `name`'s traffic.
+  /// Adds the marks since the last count to kernel (or wavefront) `name`'s traffic, and
+  /// clears them.
   void countKernelCall(const std::string &name, ListId list);
   LogicalResult execute(const StoreInstr &instr);
   LogicalResult execute(const ExchangeInstr &instr);

@@ -3,7 +3,6 @@
 #include "fusec/halo_exchange.h"
 
 #include <algorithm>
-
 #include <cstring>
 #include <string>
 
