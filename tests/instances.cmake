@@ -10,8 +10,9 @@
 #                           4 OpenMP threads, one of its kernels without a barrier after it
 #   instances-team-tsan     the same under ThreadSanitizer: a barrier left out wrongly is a race
 #   instances-wavefront     tests/codegen/wavefront.stn (columns layout, wavefront plans with
-#                           tiles of 16 points at any level count) on teams of 1, 2 and 3 threads: each plan gives
-#                           bit for bit what its kernels give one after the other
+#                           tiles of 16 points at any level count) on teams of 1, 2 and 3
+#                           threads: each plan gives bit for bit what its kernels give one
+#                           after the other
 #   instances-wavefront-tsan  a team of 4 under ThreadSanitizer: a missing plan barrier is a race
 set(FUSEC_INSTANCES_DIR ${CMAKE_CURRENT_BINARY_DIR}/instances)
 set(instances_stn ${PROJECT_SOURCE_DIR}/stencils/diffusion.stn)

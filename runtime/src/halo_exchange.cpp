@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <cstring>
 #include <string>
+#include <type_traits>
 
 namespace fusec {
 
@@ -84,6 +85,22 @@ void for_each_element(const fusec_exchange_field &field, const std::vector<int32
     }
 }
 
+/// Calls copy(field_offset, block_offset, bytes) for every element of `field` at `points`;
+/// doubles get their size as a constant, so that the compiler copies each with one move.
+template <typename Copy>
+void copy_elements(const fusec_exchange_field &field, const std::vector<int32_t> &points,
+                   Copy copy) {
+  size_t element = exchange_element_size(field.type);
+  if (element == 8)
+    for_each_element(field, points, [&](size_t field_offset, size_t block_offset) {
+      copy(field_offset, block_offset, std::integral_constant<size_t, 8>());
+    });
+  else
+    for_each_element(field, points, [&](size_t field_offset, size_t block_offset) {
+      copy(field_offset, block_offset, element);
+    });
+}
+
 } // namespace
 
 size_t halo_block_bytes(const fusec_exchange_field &field, size_t num_points) {
@@ -93,40 +110,22 @@ size_t halo_block_bytes(const fusec_exchange_field &field, size_t num_points) {
   return (bytes + 7) / 8 * 8;
 }
 
-namespace {
-
-/// Copies `field`'s values at `points` into `block` (Pack) or back.
-template <bool Pack>
-void move_halo(const fusec_exchange_field &field, const std::vector<int32_t> &points,
-               uint8_t *block) {
-  auto *data = static_cast<uint8_t *>(field.data);
-  auto move = [&](size_t element) {
-    for_each_element(field, points, [&](size_t field_offset, size_t block_offset) {
-      if (Pack)
-        std::memcpy(block + block_offset, data + field_offset, element);
-      else
-        std::memcpy(data + field_offset, block + block_offset, element);
-    });
-  };
-  // A constant size lets the compiler copy doubles with one move.
-  size_t element = exchange_element_size(field.type);
-  if (element == 8)
-    move(8);
-  else
-    move(element);
-}
-
-} // namespace
-
 void pack_halo(const fusec_exchange_field &field, const std::vector<int32_t> &points,
                void *block) {
-  move_halo<true>(field, points, static_cast<uint8_t *>(block));
+  const auto *data = static_cast<const uint8_t *>(field.data);
+  auto *out = static_cast<uint8_t *>(block);
+  copy_elements(field, points, [&](size_t field_offset, size_t block_offset, auto bytes) {
+    std::memcpy(out + block_offset, data + field_offset, bytes);
+  });
 }
 
 void unpack_halo(const fusec_exchange_field &field, const std::vector<int32_t> &points,
                  const void *block) {
-  // Only read: move_halo<false> copies from the block.
-  move_halo<false>(field, points, const_cast<uint8_t *>(static_cast<const uint8_t *>(block)));
+  auto *data = static_cast<uint8_t *>(field.data);
+  const auto *in = static_cast<const uint8_t *>(block);
+  copy_elements(field, points, [&](size_t field_offset, size_t block_offset, auto bytes) {
+    std::memcpy(data + field_offset, in + block_offset, bytes);
+  });
 }
 
 Result<std::vector<HaloMessagePlan>> plan_halo_messages(const LocalDomain &domain,
