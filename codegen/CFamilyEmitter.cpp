@@ -11,6 +11,7 @@
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/ADT/TypeSwitch.h"
 
+#include <map>
 #include <memory>
 
 using namespace mlir;
@@ -48,7 +49,7 @@ std::string KernelPlan::kernelSignature(bool blocked) const {
   return llvm::join(declarations, ", ");
 }
 
-std::string KernelPlan::kernelArguments(bool blocked) const {
+std::string KernelPlan::kernelArguments(bool blocked, bool staged) const {
   std::vector<std::string> arguments;
   for (const Parameter &parameter : launcherParameters)
     arguments.push_back(parameter.name);
@@ -56,7 +57,8 @@ std::string KernelPlan::kernelArguments(bool blocked) const {
     arguments.push_back(parameter.argument);
   if (blocked)
     for (const Parameter &parameter : blockedParameters)
-      arguments.push_back(parameter.argument);
+      arguments.push_back(staged && !parameter.staged.empty() ? parameter.staged
+                                                              : parameter.argument);
   return llvm::join(arguments, ", ");
 }
 
@@ -153,6 +155,9 @@ struct ProgramPlan {
   llvm::DenseMap<Operation *, std::string> bufferOf;
   std::vector<std::unique_ptr<KernelPlan>> kernels;
   llvm::DenseMap<Operation *, KernelPlan *> kernelOf;
+  /// Folded buffers, by location and levels: the state member holding each
+  /// point's column start in the full buffer (the columns layout's h * levels).
+  std::map<std::pair<GridLocation, VerticalKind>, std::string> columnStarts;
   /// Per stn.wavefront, in program order, the state member holding its plan.
   std::vector<std::string> wavefrontPlans;
   llvm::DenseMap<Operation *, std::string> wavefrontPlanOf;
@@ -339,6 +344,14 @@ private:
          << "))\nreturn rc;\n";
       break;
     case Mode::Stage:
+      // A buffer the plan folds: its storage, from the plan.
+      for (auto [parameter, argument] :
+           llvm::zip(kernelPlan.launcherParameters, llvm::drop_begin(arguments)))
+        if (std::optional<unsigned> fold =
+                parameter.value ? wavefront.foldIndexOf(parameter.value) : std::nullopt)
+          argument = "static_cast<" + parameter.type + ">(" +
+                     member(plan.wavefrontPlanOf.lookup(wavefront)) + ".fold_data(" +
+                     std::to_string(*fold) + ", " + argument + "))";
       arguments.push_back(stageBegin);
       arguments.push_back(stageEnd);
       os << "if (" << stageName << " == " << *kernel.getStage() << ")\n"
@@ -390,17 +403,55 @@ private:
        << plan.wavefrontTimerOf.lookup(wavefront) << ", " << plan.state << ".stream);\n"
        << "const fusec::wavefront::Domain " << domainsName << "[] = {" << llvm::join(domains, ", ")
        << "};\nconst fusec::wavefront::Dependence " << waitsName << "[] = {"
-       << llvm::join(waits, ", ") << "};\nif (int rc = fusec::wavefront::run("
-       << member(plan.wavefrontPlanOf.lookup(wavefront)) << ", " << domainsName << ", "
-       << domains.size() << ", " << waitsName << ", " << waits.size() << ", "
-       << wavefront.getTile() << ", [&](const int32_t " << stageName << ", const int32_t "
-       << stageBegin << ", const int32_t " << stageEnd << ") {\n";
+       << llvm::join(waits, ", ") << "};\n";
+    std::string folds = emitFolds(wavefront, os);
+    os << "if (int rc = fusec::wavefront::run(" << member(plan.wavefrontPlanOf.lookup(wavefront))
+       << ", " << domainsName << ", " << domains.size() << ", " << waitsName << ", "
+       << waits.size() << ", " << wavefront.getTile() << ", " << folds << ", [&](const int32_t "
+       << stageName << ", const int32_t " << stageBegin << ", const int32_t " << stageEnd
+       << ") {\n";
     mode = Mode::Stage;
+    this->wavefront = wavefront;
     if (failed(emitBlock(body, os)))
       return failure();
     mode = Mode::Launch;
+    this->wavefront = WavefrontOp();
     os << "}))\nreturn rc;\n}\n";
     return success();
+  }
+
+  /// Declares the wavefront's folds; returns the arguments passing them to the plan.
+  std::string emitFolds(WavefrontOp wavefront, raw_ostream &os) {
+    if (wavefront.getFolds().empty())
+      return "nullptr, 0";
+    std::string accessesName = names.unique("fold_accesses"), foldsName = names.unique("folds");
+    std::vector<std::string> accesses, folds;
+    for (auto [index, field] : llvm::enumerate(wavefront.getFolds())) {
+      size_t first = accesses.size();
+      for (const WavefrontOp::FoldAccess &access : wavefront.getFoldAccessList(index)) {
+        std::string kind = access.kind == WavefrontOp::FoldAccess::Write  ? "Write"
+                           : access.kind == WavefrontOp::FoldAccess::Read ? "Read"
+                                                                          : "Gather";
+        std::string table = "nullptr, 0, 0";
+        if (access.table) {
+          std::string member = this->member(plan.kernelTable.lookup(access.table.getValue()));
+          table = member + ".data(), " + member + ".ld(), " +
+                  std::to_string(lookupConnectivity(wavefront, access.table).getSize());
+        }
+        accesses.push_back("{" + std::to_string(access.stage) +
+                           ", fusec::wavefront::FoldAccess::" + kind + ", " + table + "}");
+      }
+      FieldShape shape = FieldShape::of(field.getType());
+      folds.push_back("{" + member("extents.num_points[") + locationEnumerator(*shape.location) +
+                      "], " + member("extents.levels(") + levelsEnumerator(shape.vertical) +
+                      "), sizeof(" + *cScalarType(shape.elementType) + "), " +
+                      accessesName + (first ? " + " + std::to_string(first) : "") +
+                      ", " + std::to_string(accesses.size() - first) + "}");
+    }
+    os << "const fusec::wavefront::FoldAccess " << accessesName << "[] = {"
+       << llvm::join(accesses, ", ") << "};\nconst fusec::wavefront::Fold " << foldsName
+       << "[] = {" << llvm::join(folds, ", ") << "};\n";
+    return foldsName + ", " + std::to_string(folds.size());
   }
 
   /// The level count of the wavefront's stage with the most (1 where none has levels).
@@ -420,6 +471,8 @@ private:
   /// domain, or the run of a stage on a range of points inside the plan.
   enum class Mode { Launch, Check, Stage };
   Mode mode = Mode::Launch;
+  /// The wavefront whose stages are being emitted (Mode::Stage).
+  WavefrontOp wavefront;
   std::string stageName, stageBegin, stageEnd;
 
   const CFamilyTarget &target;
@@ -513,6 +566,13 @@ private:
                                target.kernelTableType().str()});
         plan.kernelTable[wait.table.getValue()] = name;
       }
+      for (Value fold : wavefront.getFolds()) {
+        FieldShape shape = FieldShape::of(fold.getType());
+        std::string &member = plan.columnStarts[{*shape.location, shape.vertical}];
+        if (member.empty())
+          member = members.unique("columns_" + locationWord(*shape.location) + "_" +
+                                  BlockedShape{shape.vertical}.suffix());
+      }
       plan.wavefrontPlanOf[wavefront] = members.unique("wavefront");
       plan.wavefrontPlans.push_back(plan.wavefrontPlanOf[wavefront]);
       // Its timer is named after the kernel function of each stage.
@@ -547,9 +607,12 @@ private:
     for (auto &kernel : plan.kernels)
       for (auto &[table, shapes] : kernel->scope.gathers.perTable) {
         SmallVector<BlockedShape, 2> &all = plan.blockOffsets[table];
-        for (const BlockedShape &shape : shapes)
+        // A folded buffer's offsets outside the plan are those of its shape.
+        for (BlockedShape shape : shapes) {
+          shape.fold = -1;
           if (!llvm::is_contained(all, shape))
             all.push_back(shape);
+        }
         if (all.size() > kMaxBlockOffsets)
           return ProgramOp(plan.interface->program).emitError()
                  << "the blocked layout supports at most " << kMaxBlockOffsets
@@ -668,12 +731,20 @@ private:
       if (target.supportsBlockedLayout())
         for (const BlockedShape &shape : scope.gathers.perTable.lookup(conn.getSymName())) {
           blockOffsets.push_back({shape, local.unique(word + "_offsets_" + shape.suffix())});
+          std::string offsets =
+              table + ".block_offsets(" + shape.beyond(program.state + ".extents.nlev") + ")";
+          std::string staged;
+          if (shape.fold >= 0)
+            staged = program.state + "." + program.wavefrontPlanOf.lookup(wavefrontOf(kernel)) +
+                     ".fold_offsets(" + std::to_string(shape.fold) + ", " + table +
+                     ".data(), " + offsets + ")";
           plan.blockedParameters.push_back(
-              {"const int64_t *", blockOffsets.back().second, Value(),
-               table + ".block_offsets(" + shape.beyond(program.state + ".extents.nlev") + ")"});
+              {"const int64_t *", blockOffsets.back().second, Value(), offsets, staged});
         }
       scope.tables[conn.getSymName()] = {entries, ld, blockOffsets, missingBefore};
     }
+    if (target.supportsBlockedLayout())
+      planFoldColumns(plan, program);
     if (target.supportsBlockedLayout()) {
       plan.nproma = scope.nproma = local.unique("nproma");
       plan.blockedParameters.push_back(
@@ -682,6 +753,47 @@ private:
       plan.blockedParameters.push_back(
           {"int32_t", scope.numLevels, Value(), program.state + ".extents.nlev"});
     }
+  }
+
+  static WavefrontOp wavefrontOf(KernelOp kernel) {
+    return kernel.getStage() ? kernel->getParentOfType<WavefrontOp>() : WavefrontOp();
+  }
+
+  /// The column starts of the folded buffers the kernel accesses at points
+  /// that are no neighbours: of the full buffer, or the plan's.
+  void planFoldColumns(KernelPlan &plan, const ProgramPlan &program) {
+    KernelOp kernel = plan.op;
+    WavefrontOp wavefront = wavefrontOf(kernel);
+    if (!wavefront || wavefront.getFolds().empty())
+      return;
+    KernelScope &scope = plan.scope;
+    kernel.walk([&](Operation *op) {
+      Value field, point;
+      if (auto load = dyn_cast<LoadOp>(op)) {
+        field = load.getField();
+        point = load.getPoint();
+      } else if (auto write = dyn_cast<WriteOp>(op)) {
+        field = write.getField();
+        point = write.getPoint();
+      } else if (auto prefetch = dyn_cast<PrefetchOp>(op)) {
+        field = prefetch.getField();
+        point = prefetch.getPoint();
+      }
+      std::optional<BlockedShape> shape = field ? BlockedShape::of(field, kernel) : std::nullopt;
+      if (!shape || shape->fold < 0 || scope.gathers.atPoint.count(point) ||
+          scope.foldColumns.count(shape->fold))
+        return;
+      FieldShape fieldShape = FieldShape::of(field.getType());
+      std::string full = program.state + "." +
+                         program.columnStarts.at({*fieldShape.location, fieldShape.vertical}) +
+                         ".data()";
+      std::string name = scope.names.unique(fieldName(field).str() + "_columns");
+      scope.foldColumns[shape->fold] = name;
+      plan.blockedParameters.push_back(
+          {"const int64_t *", name, Value(), full,
+           program.state + "." + program.wavefrontPlanOf.lookup(wavefront) + ".fold_at(" +
+               std::to_string(shape->fold) + ", " + full + ")"});
+    });
   }
 
   LogicalResult emitProgram(ProgramPlan &plan, raw_ostream &os) {
@@ -800,6 +912,9 @@ private:
       os << table.type << " " << table.name << ";\n";
     for (const BufferMember &buffer : plan.buffers)
       os << buffer.type << " " << buffer.name << ";\n";
+    for (const auto &[where, member] : plan.columnStarts)
+      os << "// Where each point's column starts in a full buffer a plan folds.\n"
+         << "fusec::HostArray<int64_t> " << member << ";\n";
     for (const std::string &wavefront : plan.wavefrontPlans)
       os << "// Built by the first run of its group.\nfusec::wavefront::Plan " << wavefront
          << ";\n";
@@ -888,7 +1003,8 @@ private:
     os << "static void " << plan.ranged << "(" << llvm::join(parameters, ", ") << ") {\n";
     if (plan.hasLevels())
       os << "if (" << plan.klb << " >= " << plan.kub << ")\nreturn;\n";
-    os << plan.function << "_blocked(" << plan.kernelArguments(/*blocked=*/true) << ", " << begin
+    os << plan.function << "_blocked("
+       << plan.kernelArguments(/*blocked=*/true, /*staged=*/true) << ", " << begin
        << ", " << end << ");\n}\n\n";
   }
 
@@ -923,6 +1039,8 @@ private:
       os << "handle->" << table.name << ".release();\n";
     for (const BufferMember &buffer : plan.buffers)
       os << "handle->" << buffer.name << ".release();\n";
+    for (const auto &[where, member] : plan.columnStarts)
+      os << "handle->" << member << ".release();\n";
     for (auto [index, parameter] : llvm::enumerate(interface.parameters))
       if (parameter.isOutput())
         os << "handle->" << plan.references.lookup(index) << ".release();\n";
@@ -965,6 +1083,11 @@ private:
          << optionalLocationEnumerator(shape.location) << ", " << levelsEnumerator(shape.vertical)
          << ", " << shape.sparseSize << "), " << state << "->stream);\n";
     }
+    for (const auto &[where, member] : plan.columnStarts)
+      os << "if (status == FUSEC_SUCCESS)\nstatus = fusec::wavefront::column_starts(" << state
+         << "->" << member << ", " << state << "->extents.num_points["
+         << locationEnumerator(where.first) << "], " << state << "->extents.levels("
+         << levelsEnumerator(where.second) << "));\n";
     os << "if (status != FUSEC_SUCCESS) {\n"
        << interface.destroy << "(" << state << ");\nreturn status;\n}\n"
        << "*handle = " << state << ";\nreturn FUSEC_SUCCESS;\n}\n\n";

@@ -37,6 +37,9 @@ struct KernelPlan {
     /// expression reading it from the program state, for a point list's
     /// count and arrays the program's C argument.
     std::string argument;
+    /// Where it differs inside a wavefront's plan: the argument from the
+    /// plan (a folded buffer's column starts).
+    std::string staged;
 
     bool isPointer() const { return !type.empty() && type.back() == '*'; }
   };
@@ -98,7 +101,7 @@ struct KernelPlan {
   /// `blocked`: the blocked variant's, with blockedParameters.
   std::string kernelSignature(bool blocked = false) const;
   /// The arguments the launcher passes to the kernel function.
-  std::string kernelArguments(bool blocked = false) const;
+  std::string kernelArguments(bool blocked = false, bool staged = false) const;
 };
 
 /// What differs between the CUDA and the C++ translation units.

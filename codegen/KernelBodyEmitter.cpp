@@ -103,6 +103,15 @@ std::optional<BlockedShape> BlockedShape::of(Type field) {
   return BlockedShape{shape.vertical, shape.sparse.empty() ? 0 : shape.sparseSize};
 }
 
+std::optional<BlockedShape> BlockedShape::of(Value field, KernelOp kernel) {
+  std::optional<BlockedShape> shape = of(field.getType());
+  if (shape && kernel.getStage())
+    if (auto wavefront = kernel->getParentOfType<WavefrontOp>())
+      if (std::optional<unsigned> index = wavefront.foldIndexOf(field))
+        shape->fold = *index;
+  return shape;
+}
+
 std::string BlockedShape::beyond(StringRef numLevels) const {
   if (vertical == VerticalKind::None)
     return std::to_string(sparseSize - 1);
@@ -117,6 +126,8 @@ std::string BlockedShape::suffix() const {
   std::string vertical = this->vertical == VerticalKind::Full   ? "full"
                          : this->vertical == VerticalKind::Half ? "half"
                                                                 : "";
+  if (fold >= 0)
+    return vertical + "_fold" + std::to_string(fold);
   if (!sparseSize)
     return vertical;
   std::string sparse = "s" + std::to_string(sparseSize);
@@ -143,7 +154,7 @@ BlockedGathers BlockedGathers::of(KernelOp kernel) {
       return;
     Value point = load ? load.getPoint() : prefetch.getPoint();
     std::optional<BlockedShape> shape =
-        BlockedShape::of(load ? load.getField().getType() : prefetch.getField().getType());
+        BlockedShape::of(load ? load.getField() : prefetch.getField(), kernel);
     if (!point || !shape)
       return;
     std::optional<StringRef> table = neighborTable(point);
@@ -167,11 +178,14 @@ std::string KernelBodyEmitter::elementIndex(Value field, Value point, Value slot
   std::string pointTerm, blockTerm;
   // Blocked: one block holds ld*N*L elements, of which the terms above cover
   // ld (the point index h = jc + jb*ld counts them); 2-D dense fields need nothing.
-  std::optional<BlockedShape> blockedShape = BlockedShape::of(field.getType());
+  std::optional<BlockedShape> blockedShape = BlockedShape::of(field, kernel);
   auto offsets = scope.pointOffsets.find(point);
   if (scope.blocked && blockedShape && offsets != scope.pointOffsets.end()) {
     // A neighbour: its block offset is point and block term in one.
     pointTerm = nameOfShape(offsets->second, *blockedShape);
+  } else if (scope.blocked && blockedShape && blockedShape->fold >= 0) {
+    // A folded buffer's column starts are point and block term in one.
+    pointTerm = scope.foldColumns.lookup(blockedShape->fold) + "[" + expr(point) + "]";
   } else {
     pointTerm = expr(point);
     if (scope.blocked && blockedShape) {

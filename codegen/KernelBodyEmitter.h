@@ -32,16 +32,21 @@ namespace fusec::codegen {
 struct BlockedShape {
   stn::VerticalKind vertical = stn::VerticalKind::None;
   int64_t sparseSize = 0;
+  /// A buffer its wavefront folds: its index in the wavefront's folds (its
+  /// columns lie wherever the plan put them), else -1.
+  int64_t fold = -1;
 
   /// None for 2-D dense fields, which are the same in both layouts.
   static std::optional<BlockedShape> of(mlir::Type field);
+  /// The shape of `field` as `kernel` addresses it (folded or not).
+  static std::optional<BlockedShape> of(mlir::Value field, stn::KernelOp kernel);
   /// Elements of a point's column in a block beyond the point itself
   /// (N*Lv - 1), with `numLevels` the expression of the number of levels.
   std::string beyond(llvm::StringRef numLevels) const;
   /// A name part: "full", "half", "s4", "s4_full".
   std::string suffix() const;
   bool operator==(const BlockedShape &other) const {
-    return vertical == other.vertical && sparseSize == other.sparseSize;
+    return vertical == other.vertical && sparseSize == other.sparseSize && fold == other.fold;
   }
 };
 
@@ -102,6 +107,9 @@ struct KernelScope {
   llvm::DenseMap<mlir::Value, NamesByShape> pointOffsets;
   /// The block all points of the work item lie in (blocked kernels).
   std::string workItemBlock;
+  /// Per fold of the kernel's wavefront read or written at a point that is no
+  /// neighbour: the parameter holding each point's column start.
+  llvm::DenseMap<int64_t, std::string> foldColumns;
   /// A kernel on a point list: the parameters holding its entries' cells and levels.
   struct PointListArrays {
     std::string cell, level;

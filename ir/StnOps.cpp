@@ -1059,6 +1059,74 @@ SmallVector<WavefrontOp::Wait> WavefrontOp::getWaitList() {
   return waits;
 }
 
+static StringRef foldKindName(WavefrontOp::FoldAccess::Kind kind) {
+  switch (kind) {
+  case WavefrontOp::FoldAccess::Write:
+    return "write";
+  case WavefrontOp::FoldAccess::Read:
+    return "read";
+  case WavefrontOp::FoldAccess::Gather:
+    return "gather";
+  }
+  llvm_unreachable("unknown fold access");
+}
+
+static std::optional<WavefrontOp::FoldAccess::Kind> parseFoldKindName(StringRef name) {
+  for (auto kind : {WavefrontOp::FoldAccess::Write, WavefrontOp::FoldAccess::Read,
+                    WavefrontOp::FoldAccess::Gather})
+    if (foldKindName(kind) == name)
+      return kind;
+  return std::nullopt;
+}
+
+Attribute WavefrontOp::encodeFoldAccess(MLIRContext *context, const FoldAccess &access) {
+  Builder builder(context);
+  SmallVector<Attribute> parts{builder.getStringAttr(foldKindName(access.kind)),
+                               builder.getI64IntegerAttr(access.stage)};
+  if (access.table)
+    parts.push_back(access.table);
+  return builder.getArrayAttr(parts);
+}
+
+/// A fold access: [kind, stage] or [gather, stage, @table].
+static std::optional<WavefrontOp::FoldAccess> decodeFoldAccess(Attribute attribute) {
+  auto parts = dyn_cast<ArrayAttr>(attribute);
+  if (!parts || parts.size() < 2 || parts.size() > 3)
+    return std::nullopt;
+  auto kind = dyn_cast<StringAttr>(parts[0]);
+  auto stage = dyn_cast<IntegerAttr>(parts[1]);
+  std::optional<WavefrontOp::FoldAccess::Kind> decoded =
+      kind ? parseFoldKindName(kind.getValue()) : std::nullopt;
+  if (!decoded || !stage)
+    return std::nullopt;
+  WavefrontOp::FoldAccess access{*decoded, stage.getInt(), nullptr};
+  bool gather = *decoded == WavefrontOp::FoldAccess::Gather;
+  if (gather != (parts.size() == 3))
+    return std::nullopt;
+  if (gather) {
+    access.table = dyn_cast<FlatSymbolRefAttr>(parts[2]);
+    if (!access.table)
+      return std::nullopt;
+  }
+  return access;
+}
+
+SmallVector<WavefrontOp::FoldAccess> WavefrontOp::getFoldAccessList(unsigned index) {
+  SmallVector<FoldAccess> accesses;
+  if (auto list = dyn_cast<ArrayAttr>(getFoldAccesses()[index]))
+    for (Attribute attribute : list)
+      if (std::optional<FoldAccess> access = decodeFoldAccess(attribute))
+        accesses.push_back(*access);
+  return accesses;
+}
+
+std::optional<unsigned> WavefrontOp::foldIndexOf(Value field) {
+  for (auto [index, fold] : llvm::enumerate(getFolds()))
+    if (fold == field)
+      return index;
+  return std::nullopt;
+}
+
 SmallVector<KernelOp> WavefrontOp::getKernels() {
   SmallVector<KernelOp> kernels;
   getBody().walk<WalkOrder::PreOrder>([&](Operation *op) {
@@ -1121,13 +1189,60 @@ ParseResult WavefrontOp::parse(OpAsmParser &parser, OperationState &result) {
     waits.push_back(encodeWait(parser.getContext(), wait));
     return success();
   };
-  if (parser.parseCommaSeparatedList(OpAsmParser::Delimiter::Square, parseWait) ||
+  if (parser.parseCommaSeparatedList(OpAsmParser::Delimiter::Square, parseWait))
+    return failure();
+  // folds [%t : !stn.field<...> [write<0>, gather<1 through @C2E>], ...]
+  SmallVector<OpAsmParser::UnresolvedOperand> folds;
+  SmallVector<Type> foldTypes;
+  SmallVector<Attribute> foldAccesses;
+  auto parseFoldAccess = [&](SmallVector<Attribute> &accesses) -> ParseResult {
+    StringRef name;
+    SMLoc at = parser.getCurrentLocation();
+    if (parser.parseKeyword(&name))
+      return failure();
+    std::optional<FoldAccess::Kind> kind = parseFoldKindName(name);
+    if (!kind)
+      return parser.emitError(at, "expected write, read or gather");
+    FoldAccess access{*kind, 0, nullptr};
+    if (parser.parseLess() || parser.parseInteger(access.stage))
+      return failure();
+    if (*kind == FoldAccess::Gather) {
+      SymbolRefAttr table;
+      if (parser.parseKeyword("through") || parser.parseAttribute(table))
+        return failure();
+      access.table = dyn_cast<FlatSymbolRefAttr>(table);
+      if (!access.table)
+        return parser.emitError(at, "expected a connectivity name");
+    }
+    if (parser.parseGreater())
+      return failure();
+    accesses.push_back(encodeFoldAccess(parser.getContext(), access));
+    return success();
+  };
+  auto parseFold = [&]() -> ParseResult {
+    OpAsmParser::UnresolvedOperand fold;
+    Type type;
+    SmallVector<Attribute> accesses;
+    if (parser.parseOperand(fold) || parser.parseColonType(type) ||
+        parser.parseCommaSeparatedList(OpAsmParser::Delimiter::Square,
+                                       [&] { return parseFoldAccess(accesses); }))
+      return failure();
+    folds.push_back(fold);
+    foldTypes.push_back(type);
+    foldAccesses.push_back(parser.getBuilder().getArrayAttr(accesses));
+    return success();
+  };
+  if (succeeded(parser.parseOptionalKeyword("folds")) &&
+      parser.parseCommaSeparatedList(OpAsmParser::Delimiter::Square, parseFold))
+    return failure();
+  if (parser.resolveOperands(folds, foldTypes, parser.getCurrentLocation(), result.operands) ||
       parser.parseOptionalAttrDictWithKeyword(result.attributes))
     return failure();
   Builder &builder = parser.getBuilder();
   result.addAttribute(getTileAttrName(result.name), builder.getI64IntegerAttr(tile));
   result.addAttribute(getMinLevelsAttrName(result.name), builder.getI64IntegerAttr(minLevels));
   result.addAttribute(getWaitsAttrName(result.name), builder.getArrayAttr(waits));
+  result.addAttribute(getFoldAccessesAttrName(result.name), builder.getArrayAttr(foldAccesses));
   Region *body = result.addRegion();
   if (parser.parseRegion(*body))
     return failure();
@@ -1150,8 +1265,31 @@ void WavefrontOp::print(OpAsmPrinter &p) {
     p << ">";
   });
   p << "]";
-  p.printOptionalAttrDictWithKeyword(
-      (*this)->getAttrs(), {getTileAttrName(), getMinLevelsAttrName(), getWaitsAttrName()});
+  if (!getFolds().empty()) {
+    p << " folds [";
+    llvm::interleaveComma(llvm::enumerate(getFolds()), p, [&](auto indexed) {
+      auto [index, fold] = indexed;
+      p << fold << " : " << fold.getType() << " [";
+      auto list = dyn_cast<ArrayAttr>(getFoldAccesses()[index]);
+      llvm::interleaveComma(list ? list.getValue() : ArrayRef<Attribute>(), p,
+                            [&](Attribute attribute) {
+                              std::optional<FoldAccess> access = decodeFoldAccess(attribute);
+                              if (!access) {
+                                p.printAttribute(attribute);
+                                return;
+                              }
+                              p << foldKindName(access->kind) << "<" << access->stage;
+                              if (access->table)
+                                p << " through " << access->table;
+                              p << ">";
+                            });
+      p << "]";
+    });
+    p << "]";
+  }
+  p.printOptionalAttrDictWithKeyword((*this)->getAttrs(),
+                                     {getTileAttrName(), getMinLevelsAttrName(),
+                                      getWaitsAttrName(), getFoldAccessesAttrName()});
   p << " ";
   p.printRegion(getBody(), /*printEntryBlockArgs=*/false);
 }
@@ -1232,6 +1370,49 @@ LogicalResult WavefrontOp::verify() {
       return emitOpError() << orderName(wait->order) << "<" << wait->stage << " on " << wait->on
                            << " through " << wait->table
                            << "> does not match the stages' locations";
+  }
+  return verifyFolds(first);
+}
+
+LogicalResult WavefrontOp::verifyFolds(ArrayRef<KernelOp> leaders) {
+  if (getFoldAccesses().size() != getFolds().size())
+    return emitOpError() << "needs one list of accesses per fold";
+  int64_t stages = static_cast<int64_t>(leaders.size());
+  for (auto [index, fold] : llvm::enumerate(getFolds())) {
+    auto alloc = fold.getDefiningOp<AllocOp>();
+    if (!alloc)
+      return emitOpError() << "folds only stn.alloc buffers";
+    if (foldIndexOf(fold) != index)
+      return emitOpError() << "folds a buffer twice";
+    FieldShape shape = FieldShape::of(fold.getType());
+    if (!shape.location || !shape.sparse.empty() || shape.vertical == VerticalKind::None)
+      return emitOpError() << "folds fields over points and levels only, got " << fold.getType();
+    for (Operation *user : fold.getUsers())
+      if (user != getOperation() && !getOperation()->isProperAncestor(user))
+        return emitOpError() << "folds a buffer that is used outside it";
+    auto list = dyn_cast<ArrayAttr>(getFoldAccesses()[index]);
+    if (!list || list.empty())
+      return emitOpError() << "expected a non-empty list of accesses per fold";
+    for (Attribute attribute : list) {
+      std::optional<FoldAccess> access = decodeFoldAccess(attribute);
+      if (!access)
+        return emitOpError() << "expected fold accesses of the form [kind, stage, @table?], got "
+                             << attribute;
+      if (access->stage < 0 || access->stage >= stages)
+        return emitOpError() << "a fold access names stage " << access->stage << " of "
+                             << stages;
+      GridLocation stage = *KernelOp(leaders[access->stage]).getLocation();
+      if (access->kind != FoldAccess::Gather) {
+        if (stage != *shape.location)
+          return emitOpError() << foldKindName(access->kind) << "<" << access->stage
+                               << "> runs on other points than the fold has";
+        continue;
+      }
+      ConnectivityOp table = lookupConnectivity(*this, access->table);
+      if (!table || table.getSource() != stage || table.getTarget() != *shape.location)
+        return emitOpError() << "gather<" << access->stage << " through " << access->table
+                             << "> needs a connectivity from the stage's points to the fold's";
+    }
   }
   return success();
 }

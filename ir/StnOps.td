@@ -535,15 +535,25 @@ def Stn_WavefrontOp : Stn_Op<"wavefront", [RecursiveMemoryEffects, NoTerminator,
     (too little work per point for the plan to pay), the region runs as it is
     written, one kernel after the other.
 
+    `folds` (storage folding) are `stn.alloc`s that only the region uses,
+    each with what every stage does to it: `write<s>` (stage `s` writes it at
+    all its points, in every branch), `read<s>` (reads it at its own points),
+    `gather<s through @T>` (at the points its rows of `T` name). In the plan
+    a point of a folded temporary takes a column of a small storage that is
+    reused once the last stage touching the point has run, so the temporary
+    stays in cache; run as written, the group uses the full array.
+
     ```mlir
     stn.wavefront tile(1024) min_levels(12) waits [gather<1 on 0 through @C2E>,
-                                    scatter<1 on 0 through @E2C>] {
+                                    scatter<1 on 0 through @E2C>]
+        folds [%lap : !stn.field<Edge x K x f64> [write<0>, gather<1 through @C2E>]] {
       stn.kernel "laplacian" on Edge[%lo_e : %hi_e] K[%c0 : %n] attributes {stage = 0} { ... }
       stn.kernel "update" on Cell[%lo_c : %hi_c] K[%c0 : %n] attributes {stage = 1} { ... }
     }
     ```
   }];
-  let arguments = (ins I64Attr:$tile, I64Attr:$min_levels, ArrayAttr:$waits);
+  let arguments = (ins I64Attr:$tile, I64Attr:$min_levels, ArrayAttr:$waits,
+                       Variadic<Stn_FieldType>:$folds, ArrayAttr:$fold_accesses);
   let regions = (region SizedRegion<1>:$body);
   let hasCustomAssemblyFormat = 1;
   let hasVerifier = 1;
@@ -557,6 +567,21 @@ def Stn_WavefrontOp : Stn_Op<"wavefront", [RecursiveMemoryEffects, NoTerminator,
     };
     /// The entries of `waits`, decoded (the verifier checked their shape).
     ::llvm::SmallVector<Wait> getWaitList();
+    /// What a stage does to a folded temporary.
+    struct FoldAccess {
+      enum Kind { Write, Read, Gather } kind;
+      int64_t stage;
+      ::mlir::FlatSymbolRefAttr table; ///< Gather only
+    };
+    /// The accesses of fold `index` (the verifier checked their shape).
+    ::llvm::SmallVector<FoldAccess> getFoldAccessList(unsigned index);
+    static ::mlir::Attribute encodeFoldAccess(::mlir::MLIRContext *context,
+                                              const FoldAccess &access);
+    /// The index of `field` in `folds`, if it is there.
+    ::std::optional<unsigned> foldIndexOf(::mlir::Value field);
+  private:
+    ::mlir::LogicalResult verifyFolds(::llvm::ArrayRef<KernelOp> leaders);
+  public:
     static ::mlir::Attribute encodeWait(::mlir::MLIRContext *context, const Wait &wait);
     static ::llvm::StringRef orderName(Order order);
     /// The kernels of the region (not inside other kernels), in program order.

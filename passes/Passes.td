@@ -1263,6 +1263,17 @@ def Wavefront : Pass<"stn-wavefront", "::mlir::ModuleOp"> {
     not depend on it (which may start the next group). Pure scalar ops inside
     the run move before it. Other modules are left alone.
 
+    Storage folding (`fold`): an `stn.alloc` that only the group uses, at a
+    kernel's own point or through one table, joins the wavefront's `folds`
+    with what each stage does to it, when every stage that writes it writes
+    it at all its points and levels in every branch (a `stn.write` at the top
+    of each kernel's body, kernels of the stage on both sides of each branch
+    around them), no kernel both reads and writes it, the first stage that
+    touches it writes it, and every read lies within the levels that stage
+    writes. The plan then keeps its columns in a per-thread ring in cache.
+    Whether each point is written before it is read is checked when the plan
+    is built (else the buffer is used whole).
+
     Before:
     ```mlir
     stn.kernel "laplacian" on Edge[%lo_e : %hi_e] K[%c0 : %n] {
@@ -1280,11 +1291,13 @@ def Wavefront : Pass<"stn-wavefront", "::mlir::ModuleOp"> {
     }
     ```
     After (`update` gathers the Laplacian through C2E and overwrites the
-    theta the Laplacian read through E2C):
+    theta the Laplacian read through E2C; `%lap`, an `stn.alloc` nothing
+    else uses, is folded):
     ```mlir
     %cond = arith.cmpi ...
     stn.wavefront tile(1024) min_levels(12) waits [gather<1 on 0 through @C2E>,
-                                                   scatter<1 on 0 through @E2C>] {
+                                                   scatter<1 on 0 through @E2C>]
+        folds [%lap : !stn.field<Edge x K x f64> [write<0>, gather<1 through @C2E>]] {
       stn.kernel "laplacian" on Edge[%lo_e : %hi_e] K[%c0 : %n] attributes {stage = 0} { ... }
       scf.if %cond {
         stn.kernel "update" on Cell[%lo_c : %hi_c] K[%c0 : %n] attributes {stage = 1} { ... }
@@ -1299,10 +1312,13 @@ def Wavefront : Pass<"stn-wavefront", "::mlir::ModuleOp"> {
     Option<"minLevels", "min-levels", "int64_t", "12",
            "levels the stage with the most must have at run time for the plan to run (the "
            "cold pools' 2 levels lose 20% tiled, 16 levels gain 10%)">,
+    Option<"fold", "fold", "bool", "true",
+           "fold the buffers only the group uses (storage folding)">,
   ];
   let statistics = [
     Statistic<"numGroups", "groups", "Wavefronts made">,
     Statistic<"numStages", "stages", "Stages in them">,
+    Statistic<"numFolds", "folds", "Buffers folded">,
   ];
 }
 

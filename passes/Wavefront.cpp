@@ -24,6 +24,7 @@
 
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/IR/Builders.h"
+#include "mlir/IR/Matchers.h"
 #include "mlir/Interfaces/SideEffectInterfaces.h"
 #include "llvm/ADT/MapVector.h"
 #include "llvm/ADT/SetVector.h"
@@ -284,7 +285,7 @@ public:
                     wait.table.empty() ? nullptr : FlatSymbolRefAttr::get(context, wait.table)}));
     auto wavefront = builder.create<WavefrontOp>(
         first->getLoc(), builder.getI64IntegerAttr(tile), builder.getI64IntegerAttr(minLevels),
-        builder.getArrayAttr(encoded));
+        builder.getArrayAttr(encoded), ValueRange(), builder.getArrayAttr({}));
     for (Operation *op : run)
       if (ahead.contains(op))
         op->moveBefore(wavefront);
@@ -339,6 +340,138 @@ private:
   /// Looked up, never iterated; std::map keeps references valid across inserts.
   std::map<Operation *, Accesses> cache;
 };
+
+/// `a - b` for two level bounds: 0 for one value, the difference of two constants.
+std::optional<int64_t> boundDifference(Value a, Value b) {
+  if (a == b)
+    return 0;
+  APInt x, y;
+  if (matchPattern(a, m_ConstantInt(&x)) && matchPattern(b, m_ConstantInt(&y)))
+    return x.getSExtValue() - y.getSExtValue();
+  return std::nullopt;
+}
+
+/// Whether `kernel` writes `field` at every point and level it runs on.
+bool writesEverywhere(KernelOp kernel, Value field) {
+  return llvm::any_of(kernel.getBody().front().getOps<WriteOp>(),
+                      [&](WriteOp write) { return write.getField() == field; });
+}
+
+/// Whether every run of `block` runs a kernel of `stage` that writes `field`
+/// everywhere: one at its top, or on both sides of a branch.
+bool stageAlwaysWrites(Block &block, int64_t stage, Value field) {
+  for (Operation &op : block) {
+    if (auto kernel = dyn_cast<KernelOp>(op))
+      if (kernel.getStage() == stage && writesEverywhere(kernel, field))
+        return true;
+    if (auto branch = dyn_cast<scf::IfOp>(op))
+      if (!branch.getElseRegion().empty() &&
+          stageAlwaysWrites(branch.getThenRegion().front(), stage, field) &&
+          stageAlwaysWrites(branch.getElseRegion().front(), stage, field))
+        return true;
+  }
+  return false;
+}
+
+using FoldAccess = WavefrontOp::FoldAccess;
+
+/// What each stage of `wavefront` does to `field`, or why it cannot be folded.
+std::optional<SmallVector<FoldAccess>> foldAccesses(WavefrontOp wavefront, Value field,
+                                                    std::string &why) {
+  FieldShape shape = FieldShape::of(field.getType());
+  if (!shape.location || !shape.sparse.empty() || shape.vertical == VerticalKind::None) {
+    why = "it is not a field over points and levels";
+    return std::nullopt;
+  }
+  for (Operation *user : field.getUsers()) {
+    if (!wavefront->isProperAncestor(user)) {
+      why = "it is used outside the group";
+      return std::nullopt;
+    }
+    // The plan runs on one rank only, where exchanges do nothing.
+    if (!isa<ExchangeOp>(user) && !user->getParentOfType<KernelOp>()) {
+      why = "'" + user->getName().getStringRef().str() + "' uses it";
+      return std::nullopt;
+    }
+  }
+  // Per stage: writes, reads at the point, gathers by table (sorted, unique).
+  std::set<std::tuple<int64_t, int, StringRef>> accesses;
+  // Per stage reading it: the lowest and highest level offset read.
+  std::map<int64_t, std::pair<int64_t, int64_t>> reach;
+  SmallVector<KernelOp> readers;
+  for (KernelOp kernel : wavefront.getKernels()) {
+    Accesses mine(kernel);
+    int64_t stage = *kernel.getStage();
+    auto read = mine.reads.find(field);
+    bool writes = mine.writes.contains(field);
+    if (writes && read != mine.reads.end()) {
+      why = "'" + kernel.getName().str() + "' both reads and writes it";
+      return std::nullopt;
+    }
+    if (writes) {
+      if (!writesEverywhere(kernel, field)) {
+        why = "'" + kernel.getName().str() + "' writes it only at some points";
+        return std::nullopt;
+      }
+      accesses.insert({stage, FoldAccess::Write, StringRef()});
+    }
+    if (read == mine.reads.end())
+      continue;
+    for (const Reach &how : read->second) {
+      if (how.kind == Reach::Other) {
+        why = "'" + kernel.getName().str() + "' reads it through two tables";
+        return std::nullopt;
+      }
+      accesses.insert({stage, how.kind == Reach::Own ? FoldAccess::Read : FoldAccess::Gather,
+                       how.table});
+    }
+    readers.push_back(kernel);
+  }
+  if (accesses.empty()) {
+    why = "no kernel of the group uses it";
+    return std::nullopt;
+  }
+  int64_t first = std::get<0>(*accesses.begin());
+  if (std::get<1>(*accesses.begin()) != FoldAccess::Write) {
+    why = "stage " + std::to_string(first) + " reads it before any stage writes it";
+    return std::nullopt;
+  }
+  for (auto [stage, kind, table] : accesses)
+    if (kind == FoldAccess::Write &&
+        !stageAlwaysWrites(wavefront.getBody().front(), stage, field)) {
+      why = "stage " + std::to_string(stage) + " writes it on some branches only";
+      return std::nullopt;
+    }
+  // Every read lies within the levels every kernel of the first stage writes.
+  for (KernelOp writer : wavefront.getKernels()) {
+    if (*writer.getStage() != first)
+      continue;
+    for (KernelOp reader : readers) {
+      int64_t lowest = 0, highest = 0;
+      bool dynamic = false;
+      reader.walk([&](LoadOp load) {
+        if (load.getField() != field)
+          return;
+        dynamic |= load.getDynOffset() != nullptr;
+        lowest = std::min(lowest, load.getLevelOffset());
+        highest = std::max(highest, load.getLevelOffset());
+      });
+      std::optional<int64_t> below = boundDifference(reader.getKlb(), writer.getKlb());
+      std::optional<int64_t> above = boundDifference(reader.getKub(), writer.getKub());
+      if (dynamic || !below || !above || *below + lowest < 0 || *above + highest > 0) {
+        why = "'" + reader.getName().str() + "' may read levels '" + writer.getName().str() +
+              "' does not write";
+        return std::nullopt;
+      }
+    }
+  }
+  SmallVector<FoldAccess> list;
+  MLIRContext *context = field.getContext();
+  for (auto [stage, kind, table] : accesses)
+    list.push_back({static_cast<FoldAccess::Kind>(kind), stage,
+                    table.empty() ? nullptr : FlatSymbolRefAttr::get(context, table)});
+  return list;
+}
 
 /// An op in a remark: the (first) kernel it holds.
 std::string describe(Operation *op) {
@@ -411,6 +544,38 @@ struct WavefrontPass : public fusec::impl::WavefrontBase<WavefrontPass> {
       groupBlock(program.getBody().front());
   }
 
+  /// Folds the buffers only `wavefront` uses, where every read is of a value
+  /// the group wrote (foldAccesses), in the order of the program's allocs.
+  void foldBuffers(WavefrontOp wavefront) {
+    llvm::SetVector<Value> candidates;
+    for (KernelOp kernel : wavefront.getKernels()) {
+      Accesses mine(kernel);
+      for (Value field : mine.writes)
+        if (field.getDefiningOp<AllocOp>())
+          candidates.insert(field);
+    }
+    SmallVector<Value> folds;
+    SmallVector<Attribute> lists;
+    MLIRContext *context = wavefront.getContext();
+    for (Value field : candidates) {
+      std::string why;
+      std::optional<SmallVector<FoldAccess>> accesses = foldAccesses(wavefront, field, why);
+      if (!accesses) {
+        if (auto diag = remark("stn-wavefront", wavefront))
+          *diag << "'" << fieldName(field) << "' is not folded: " << why;
+        continue;
+      }
+      SmallVector<Attribute> encoded;
+      for (const FoldAccess &access : *accesses)
+        encoded.push_back(WavefrontOp::encodeFoldAccess(context, access));
+      folds.push_back(field);
+      lists.push_back(ArrayAttr::get(context, encoded));
+      ++numFolds;
+    }
+    wavefront.getFoldsMutable().assign(folds);
+    wavefront.setFoldAccessesAttr(ArrayAttr::get(context, lists));
+  }
+
   void groupBlock(Block &block) {
     Group group;
     auto close = [&](StringRef why) {
@@ -420,10 +585,15 @@ struct WavefrontPass : public fusec::impl::WavefrontBase<WavefrontPass> {
         WavefrontOp wavefront = group.materialise(tile, minLevels);
         ++numGroups;
         numStages += group.numStages();
+        if (fold)
+          foldBuffers(wavefront);
         if (auto diag = remark("stn-wavefront", wavefront)) {
           *diag << "wavefront of " << group.numStages() << " stages:";
           for (KernelOp kernel : wavefront.getKernels())
             *diag << " '" << kernel.getName() << "' (stage " << *kernel.getStage() << ")";
+          for (Value folded : wavefront.getFolds())
+            *diag << (folded == wavefront.getFolds().front() ? "; folds" : ",") << " '"
+                  << fieldName(folded) << "'";
           for (Operation *moved : group.movedAhead())
             if (moved->getBlock() == wavefront->getBlock() && moved->isBeforeInBlock(wavefront))
               *diag << "; " << describe(moved) << " moves before it";

@@ -370,6 +370,17 @@ struct WavefrontInstr {
   /// The level ranges of the stages that have levels.
   llvm::SmallVector<std::pair<Slot, Slot>, 4> levels;
   llvm::SmallVector<Wait, 8> waits;
+  /// A buffer the plan folds, and what each stage does to it.
+  struct Fold {
+    struct Access {
+      int32_t stage;
+      fusec::stn::WavefrontOp::FoldAccess::Kind kind;
+      TableId table; ///< kNoTable unless a gather
+    };
+    ArrayId array;
+    llvm::SmallVector<Access, 4> accesses;
+  };
+  llvm::SmallVector<Fold, 2> folds;
 };
 
 struct StoreInstr {

@@ -714,6 +714,20 @@ LogicalResult ProgramCompiler::compileWavefront(stn::WavefrontOp op, Block &code
     instr.waits.push_back({static_cast<int32_t>(wait.stage), static_cast<int32_t>(wait.on),
                            wait.order, table});
   }
+  for (auto [index, field] : llvm::enumerate(op.getFolds())) {
+    WavefrontInstr::Fold fold{arrayOf(field), {}};
+    for (const stn::WavefrontOp::FoldAccess &access : op.getFoldAccessList(index)) {
+      TableId table = kNoTable;
+      if (access.table) {
+        FailureOr<TableId> found = tableFor(op, access.table);
+        if (failed(found))
+          return failure();
+        table = *found;
+      }
+      fold.accesses.push_back({static_cast<int32_t>(access.stage), access.kind, table});
+    }
+    instr.folds.push_back(std::move(fold));
+  }
   Block body;
   if (failed(compileOps(op.getBody().front(), Scope::Program, body)))
     return failure();

@@ -60,7 +60,21 @@ struct Array {
   /// only the entries' elements (marked 1 here) have values; empty otherwise.
   std::vector<uint8_t> computed;
 
+  /// Inside a wavefront's plan that folds it: `data` is the fold's storage of
+  /// `columns` columns, point h's column is `slots[h]`, and `owner` holds per
+  /// element the point whose value it holds (-1 before the group wrote any).
+  struct Folding {
+    const std::vector<int32_t> *slots = nullptr;
+    int64_t columns = 0;
+    std::vector<uint64_t> storage;
+    std::vector<int64_t> owner;
+  };
+  std::optional<Folding> folding;
+
   size_t numElements() const { return static_cast<size_t>(box.size() * sparseSize); }
+  size_t foldedIndexOf(int64_t h, int64_t k) const {
+    return static_cast<size_t>((*folding->slots)[h] + folding->columns * (k - box.kBegin));
+  }
   size_t indexOf(int64_t h, int64_t n, int64_t k) const {
     return static_cast<size_t>((h - box.hBegin) +
                                box.width() * (n + sparseSize * (k - box.kBegin)));
@@ -660,6 +674,14 @@ LogicalResult Executor::execute(const LoadInstr &instr) {
   if (!array.computed.empty() && !array.computed[index])
     return notComputed(instr.array, "read", h, *k);
   noteAccess(instr.array, index, kRead);
+  if (array.folding) {
+    index = array.foldedIndexOf(h, *k);
+    if (int64_t owner = array.folding->owner[index]; owner != h)
+      return fail(program.arrays[instr.array].description + " read at point " + Twine(h) +
+                  ", level " + Twine(*k) + " in " + where + ", where its wavefront folds it: " +
+                  (owner < 0 ? std::string("the group has not written it there")
+                             : "its column holds point " + std::to_string(owner)));
+  }
   words[instr.result] = readElement(array, index);
   return success();
 }
@@ -799,6 +821,10 @@ LogicalResult Executor::execute(const WriteInstr &instr) {
     return outOfRange(instr.field, "written", h, 0, *k);
   size_t index = array.indexOf(h, 0, *k);
   noteAccess(instr.field, index, kWritten);
+  if (array.folding) {
+    index = array.foldedIndexOf(h, *k);
+    array.folding->owner[index] = h;
+  }
   writeElement(array, index, words[instr.value]);
   return success();
 }
@@ -1213,13 +1239,49 @@ LogicalResult Executor::execute(const WavefrontInstr &instr) {
     }
     waits.push_back(dependence);
   }
+  std::vector<std::vector<wavefront::FoldAccess>> foldAccesses;
+  std::vector<wavefront::Fold> folds;
+  for (const WavefrontInstr::Fold &fold : instr.folds) {
+    const ArrayInfo &info = program.arrays[fold.array];
+    std::vector<wavefront::FoldAccess> &accesses = foldAccesses.emplace_back();
+    for (const WavefrontInstr::Fold::Access &access : fold.accesses) {
+      wavefront::FoldAccess described{access.stage, wavefront::FoldAccess::Write, nullptr, 0, 0};
+      if (access.kind == stn::WavefrontOp::FoldAccess::Read)
+        described.kind = wavefront::FoldAccess::Read;
+      if (access.table != kNoTable) {
+        const Table &table = program.tables[access.table];
+        described = {access.stage, wavefront::FoldAccess::Gather, table.entries, table.ld,
+                     static_cast<int32_t>(table.numNeighbors)};
+      }
+      accesses.push_back(described);
+    }
+    folds.push_back({static_cast<int32_t>(numPoints(mesh, *info.location)),
+                     numLevels(info.vertical, nlev),
+                     static_cast<int64_t>(elementBytes(info.element)), accesses.data(),
+                     static_cast<int32_t>(accesses.size())});
+  }
   wavefront::Plan plan;
   // Domains no plan takes (negative or reversed) fail in program order, with
   // the kernel's own message.
   if (plan.build(domains.data(), static_cast<int32_t>(domains.size()), waits.data(),
                  static_cast<int32_t>(waits.size()), /*threads=*/1,
-                 static_cast<int32_t>(instr.tile)) != FUSEC_SUCCESS)
+                 static_cast<int32_t>(instr.tile), folds.data(),
+                 static_cast<int32_t>(folds.size())) != FUSEC_SUCCESS)
     return runBlock(instr.body);
+  // The folded buffers live in the plan's columns while it runs; their full
+  // arrays are dead after the group (the verifier checked that only it uses them).
+  for (auto [index, fold] : llvm::enumerate(instr.folds)) {
+    if (!plan.folded(static_cast<int32_t>(index)))
+      continue;
+    Array &array = arrays[fold.array];
+    Array::Folding &folding = array.folding.emplace();
+    folding.slots = &plan.fold_slots(static_cast<int32_t>(index));
+    folding.columns = plan.fold_columns(static_cast<int32_t>(index));
+    size_t elements = static_cast<size_t>(folding.columns * (array.box.kEnd - array.box.kBegin));
+    folding.storage.assign((elements * elementBytes(array.element) + 7) / 8, 0);
+    folding.owner.assign(elements, -1);
+    array.data = folding.storage.data();
+  }
   LogicalResult result = success();
   plan.execute(0, [&](int32_t stage, int32_t begin, int32_t end) {
     if (failed(result))
@@ -1228,6 +1290,11 @@ LogicalResult Executor::execute(const WavefrontInstr &instr) {
     result = runBlock(instr.body);
   });
   running = RunningStage();
+  for (const WavefrontInstr::Fold &fold : instr.folds) {
+    Array &array = arrays[fold.array];
+    array.folding.reset();
+    array.data = array.storage.data();
+  }
   return result;
 }
 

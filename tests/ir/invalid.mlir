@@ -553,3 +553,158 @@ stn.program @wavefront_min_levels(%t: !stn.field<Cell x K x f64> {stn.intent = 2
   }
   stn.return
 }
+
+// -----
+
+stn.connectivity @C2E : Cell -> Edge [3]
+stn.connectivity @E2C : Edge -> Cell [2]
+stn.program @wavefront_fold_argument(%t: !stn.field<Cell x K x f64> {stn.intent = 2 : i32},
+    %f: !stn.field<Edge x K x f64> {stn.intent = 2 : i32},
+    %e0: i32, %e1: i32, %c0: i32, %c1: i32, %k0: i32, %k1: i32) {
+  %one = arith.constant 1.0 : f64
+  %flux = stn.alloc {name = "flux"} : !stn.field<Edge x K x f64>
+  // expected-error @+1 {{folds only stn.alloc buffers}}
+  stn.wavefront tile(64) min_levels(1) waits [gather<1 on 0 through @C2E>]
+      folds [%f : !stn.field<Edge x K x f64> [write<0>, gather<1 through @C2E>]] {
+    stn.kernel "flux" on Edge[%e0 : %e1] K[%k0 : %k1] attributes {stage = 0} {
+    ^bb0(%e: !stn.point<Edge>):
+      stn.write %one to %flux at %e : !stn.point<Edge> : f64, !stn.field<Edge x K x f64>
+      stn.write %one to %f at %e : !stn.point<Edge> : f64, !stn.field<Edge x K x f64>
+    }
+    stn.kernel "update" on Cell[%c0 : %c1] K[%k0 : %k1] attributes {stage = 1} {
+    ^bb0(%c: !stn.point<Cell>):
+      %s = stn.reduce sum over @C2E at %c : !stn.point<Cell> -> f64 {
+      ^bb0(%j: index, %x: !stn.point<Edge>):
+        %v = stn.load %flux[%x, k] : !stn.field<Edge x K x f64>
+        stn.yield %v : f64
+      }
+      stn.write %s to %t at %c : !stn.point<Cell> : f64, !stn.field<Cell x K x f64>
+    }
+  }
+  stn.return
+}
+
+// -----
+
+stn.connectivity @C2E : Cell -> Edge [3]
+stn.connectivity @E2C : Edge -> Cell [2]
+stn.program @wavefront_fold_used_after(%t: !stn.field<Cell x K x f64> {stn.intent = 2 : i32},
+    %f: !stn.field<Edge x K x f64> {stn.intent = 2 : i32},
+    %e0: i32, %e1: i32, %c0: i32, %c1: i32, %k0: i32, %k1: i32) {
+  %one = arith.constant 1.0 : f64
+  %flux = stn.alloc {name = "flux"} : !stn.field<Edge x K x f64>
+  // expected-error @+1 {{folds a buffer that is used outside it}}
+  stn.wavefront tile(64) min_levels(1) waits [gather<1 on 0 through @C2E>]
+      folds [%flux : !stn.field<Edge x K x f64> [write<0>, gather<1 through @C2E>]] {
+    stn.kernel "flux" on Edge[%e0 : %e1] K[%k0 : %k1] attributes {stage = 0} {
+    ^bb0(%e: !stn.point<Edge>):
+      stn.write %one to %flux at %e : !stn.point<Edge> : f64, !stn.field<Edge x K x f64>
+      stn.write %one to %f at %e : !stn.point<Edge> : f64, !stn.field<Edge x K x f64>
+    }
+    stn.kernel "update" on Cell[%c0 : %c1] K[%k0 : %k1] attributes {stage = 1} {
+    ^bb0(%c: !stn.point<Cell>):
+      %s = stn.reduce sum over @C2E at %c : !stn.point<Cell> -> f64 {
+      ^bb0(%j: index, %x: !stn.point<Edge>):
+        %v = stn.load %flux[%x, k] : !stn.field<Edge x K x f64>
+        stn.yield %v : f64
+      }
+      stn.write %s to %t at %c : !stn.point<Cell> : f64, !stn.field<Cell x K x f64>
+    }
+  }
+  stn.kernel "after" on Edge[%e0 : %e1] K[%k0 : %k1] {
+  ^bb0(%e: !stn.point<Edge>):
+    %v = stn.load %flux[%e, k] : !stn.field<Edge x K x f64>
+    stn.write %v to %f at %e : !stn.point<Edge> : f64, !stn.field<Edge x K x f64>
+  }
+  stn.return
+}
+
+// -----
+
+stn.connectivity @C2E : Cell -> Edge [3]
+stn.connectivity @E2C : Edge -> Cell [2]
+stn.program @wavefront_fold_stage(%t: !stn.field<Cell x K x f64> {stn.intent = 2 : i32},
+    %f: !stn.field<Edge x K x f64> {stn.intent = 2 : i32},
+    %e0: i32, %e1: i32, %c0: i32, %c1: i32, %k0: i32, %k1: i32) {
+  %one = arith.constant 1.0 : f64
+  %flux = stn.alloc {name = "flux"} : !stn.field<Edge x K x f64>
+  // expected-error @+1 {{a fold access names stage 2 of 2}}
+  stn.wavefront tile(64) min_levels(1) waits [gather<1 on 0 through @C2E>]
+      folds [%flux : !stn.field<Edge x K x f64> [write<2>]] {
+    stn.kernel "flux" on Edge[%e0 : %e1] K[%k0 : %k1] attributes {stage = 0} {
+    ^bb0(%e: !stn.point<Edge>):
+      stn.write %one to %flux at %e : !stn.point<Edge> : f64, !stn.field<Edge x K x f64>
+      stn.write %one to %f at %e : !stn.point<Edge> : f64, !stn.field<Edge x K x f64>
+    }
+    stn.kernel "update" on Cell[%c0 : %c1] K[%k0 : %k1] attributes {stage = 1} {
+    ^bb0(%c: !stn.point<Cell>):
+      %s = stn.reduce sum over @C2E at %c : !stn.point<Cell> -> f64 {
+      ^bb0(%j: index, %x: !stn.point<Edge>):
+        %v = stn.load %flux[%x, k] : !stn.field<Edge x K x f64>
+        stn.yield %v : f64
+      }
+      stn.write %s to %t at %c : !stn.point<Cell> : f64, !stn.field<Cell x K x f64>
+    }
+  }
+  stn.return
+}
+
+// -----
+
+stn.connectivity @C2E : Cell -> Edge [3]
+stn.connectivity @E2C : Edge -> Cell [2]
+stn.program @wavefront_fold_location(%t: !stn.field<Cell x K x f64> {stn.intent = 2 : i32},
+    %f: !stn.field<Edge x K x f64> {stn.intent = 2 : i32},
+    %e0: i32, %e1: i32, %c0: i32, %c1: i32, %k0: i32, %k1: i32) {
+  %one = arith.constant 1.0 : f64
+  %flux = stn.alloc {name = "flux"} : !stn.field<Edge x K x f64>
+  // expected-error @+1 {{read<1> runs on other points than the fold has}}
+  stn.wavefront tile(64) min_levels(1) waits [gather<1 on 0 through @C2E>]
+      folds [%flux : !stn.field<Edge x K x f64> [write<0>, read<1>]] {
+    stn.kernel "flux" on Edge[%e0 : %e1] K[%k0 : %k1] attributes {stage = 0} {
+    ^bb0(%e: !stn.point<Edge>):
+      stn.write %one to %flux at %e : !stn.point<Edge> : f64, !stn.field<Edge x K x f64>
+      stn.write %one to %f at %e : !stn.point<Edge> : f64, !stn.field<Edge x K x f64>
+    }
+    stn.kernel "update" on Cell[%c0 : %c1] K[%k0 : %k1] attributes {stage = 1} {
+    ^bb0(%c: !stn.point<Cell>):
+      %s = stn.reduce sum over @C2E at %c : !stn.point<Cell> -> f64 {
+      ^bb0(%j: index, %x: !stn.point<Edge>):
+        %v = stn.load %flux[%x, k] : !stn.field<Edge x K x f64>
+        stn.yield %v : f64
+      }
+      stn.write %s to %t at %c : !stn.point<Cell> : f64, !stn.field<Cell x K x f64>
+    }
+  }
+  stn.return
+}
+
+// -----
+
+stn.connectivity @C2E : Cell -> Edge [3]
+stn.connectivity @E2C : Edge -> Cell [2]
+stn.program @wavefront_fold_table(%t: !stn.field<Cell x K x f64> {stn.intent = 2 : i32},
+    %f: !stn.field<Edge x K x f64> {stn.intent = 2 : i32},
+    %e0: i32, %e1: i32, %c0: i32, %c1: i32, %k0: i32, %k1: i32) {
+  %one = arith.constant 1.0 : f64
+  %flux = stn.alloc {name = "flux"} : !stn.field<Edge x K x f64>
+  // expected-error @+1 {{gather<1 through @E2C> needs a connectivity from the stage's points to the fold's}}
+  stn.wavefront tile(64) min_levels(1) waits [gather<1 on 0 through @C2E>]
+      folds [%flux : !stn.field<Edge x K x f64> [write<0>, gather<1 through @E2C>]] {
+    stn.kernel "flux" on Edge[%e0 : %e1] K[%k0 : %k1] attributes {stage = 0} {
+    ^bb0(%e: !stn.point<Edge>):
+      stn.write %one to %flux at %e : !stn.point<Edge> : f64, !stn.field<Edge x K x f64>
+      stn.write %one to %f at %e : !stn.point<Edge> : f64, !stn.field<Edge x K x f64>
+    }
+    stn.kernel "update" on Cell[%c0 : %c1] K[%k0 : %k1] attributes {stage = 1} {
+    ^bb0(%c: !stn.point<Cell>):
+      %s = stn.reduce sum over @C2E at %c : !stn.point<Cell> -> f64 {
+      ^bb0(%j: index, %x: !stn.point<Edge>):
+        %v = stn.load %flux[%x, k] : !stn.field<Edge x K x f64>
+        stn.yield %v : f64
+      }
+      stn.write %s to %t at %c : !stn.point<Cell> : f64, !stn.field<Cell x K x f64>
+    }
+  }
+  stn.return
+}

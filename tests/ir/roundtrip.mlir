@@ -266,3 +266,33 @@ stn.program @wavefront(%t: !stn.field<Cell x K x f64> {stn.intent = 2 : i32},
   }
   stn.return
 }
+
+// -----
+
+// CHECK-LABEL: stn.program @wavefront_folds
+// CHECK:       %[[FLUX:.*]] = alloc {name = "flux"} : <Edge x K x f64>
+// CHECK:       wavefront tile(64) min_levels(1) waits [gather<1 on 0 through @C2E>]
+// CHECK-SAME:    folds [%[[FLUX]] : !stn.field<Edge x K x f64> [write<0>, read<0>, gather<1 through @C2E>]] {
+stn.connectivity @C2E : Cell -> Edge [3]
+stn.program @wavefront_folds(%t: !stn.field<Cell x K x f64> {stn.intent = 2 : i32},
+    %e0: i32, %e1: i32, %c0: i32, %c1: i32, %k0: i32, %k1: i32) {
+  %one = arith.constant 1.0 : f64
+  %flux = stn.alloc {name = "flux"} : !stn.field<Edge x K x f64>
+  stn.wavefront tile(64) min_levels(1) waits [gather<1 on 0 through @C2E>]
+      folds [%flux : !stn.field<Edge x K x f64> [write<0>, read<0>, gather<1 through @C2E>]] {
+    stn.kernel "flux" on Edge[%e0 : %e1] K[%k0 : %k1] attributes {stage = 0} {
+    ^bb0(%e: !stn.point<Edge>):
+      stn.write %one to %flux at %e : !stn.point<Edge> : f64, !stn.field<Edge x K x f64>
+    }
+    stn.kernel "update" on Cell[%c0 : %c1] K[%k0 : %k1] attributes {stage = 1} {
+    ^bb0(%c: !stn.point<Cell>):
+      %s = stn.reduce sum over @C2E at %c : !stn.point<Cell> -> f64 {
+      ^bb0(%j: index, %x: !stn.point<Edge>):
+        %f = stn.load %flux[%x, k] : !stn.field<Edge x K x f64>
+        stn.yield %f : f64
+      }
+      stn.write %s to %t at %c : !stn.point<Cell> : f64, !stn.field<Cell x K x f64>
+    }
+  }
+  stn.return
+}

@@ -1,13 +1,18 @@
 // RUN: %fusec-opt %s -split-input-file -stn-wavefront -Rpass=stn-wavefront -mlir-print-op-on-diagnostic=false -verify-diagnostics | FileCheck %s
+// RUN: %fusec-opt %s -split-input-file -stn-wavefront="fold=false" | FileCheck %s --check-prefix=NOFOLD
+// NOFOLD-NOT: folds [
 
 // A flux on edges from the cells of E2C, then an update of the cells that sums
 // the flux of their edges (C2E) and overwrites theta in place, which the flux
 // read through E2C: the update gathers through C2E and scatters through E2C.
 // The scalar op between them moves before the group; the update's two
-// versions on the sides of a branch share stage 1.
+// versions on the sides of a branch share stage 1. The flux, a buffer only the
+// group uses, is folded: stage 0 writes it, stage 1 gathers it through C2E.
 // CHECK-LABEL: stn.program @flux_update
+// CHECK:      %[[FLUX:.*]] = alloc {name = "flux"}
 // CHECK:      %[[HALF:.*]] = arith.mulf
-// CHECK-NEXT: wavefront tile(1024) min_levels(12) waits [gather<1 on 0 through @C2E>, scatter<1 on 0 through @E2C>] {
+// CHECK-NEXT: wavefront tile(1024) min_levels(12) waits [gather<1 on 0 through @C2E>, scatter<1 on 0 through @E2C>]
+// CHECK-SAME:   folds [%[[FLUX]] : !stn.field<Edge x K x f64> [write<0>, gather<1 through @C2E>]] {
 // CHECK-NEXT:   stn.kernel "flux" {{.*}} attributes {kblock = 1 : i64, stage = 0 : i64}
 // CHECK:        scf.if %strong {
 // CHECK-NEXT:     stn.kernel "update" {{.*}} attributes {kblock = 1 : i64, stage = 1 : i64}
@@ -26,7 +31,7 @@ module attributes {stn.target = "cpp", stn.layout = "columns"} {
     %i1 = arith.constant 1 : index
     %n = stn.nlev : i32
     %flux = stn.alloc {name = "flux"} : !stn.field<Edge x K x f64>
-    // expected-remark @+1 {{wavefront of 2 stages: 'flux' (stage 0) 'update' (stage 1) 'update_weak' (stage 1)}}
+    // expected-remark @+1 {{wavefront of 2 stages: 'flux' (stage 0) 'update' (stage 1) 'update_weak' (stage 1); folds 'flux'}}
     stn.kernel "flux" on Edge[%e0 : %e1] K[%k0 : %n] {
     ^bb0(%e: !stn.point<Edge>):
       %a = stn.neighbor %e through @E2C [%i0] : !stn.point<Edge> -> !stn.point<Cell>
@@ -168,7 +173,7 @@ module attributes {stn.target = "cuda"} {
 // CHECK-LABEL: stn.program @ahead
 // CHECK:      scf.if %b {
 // CHECK-NEXT:   stn.kernel "at_list"
-// CHECK:      wavefront tile(1024) min_levels(12) waits [gather<1 on 0 through @C2E>, scatter<1 on 0 through @E2C>] {
+// CHECK:      wavefront tile(1024) min_levels(12) waits [gather<1 on 0 through @C2E>, scatter<1 on 0 through @E2C>] folds [{{.*}}] {
 // CHECK-NEXT:   stn.kernel "flux"
 // CHECK:        stn.kernel "update"
 // CHECK:      kernel "reads_theta_at_list" on Cell at %{{.*}} attributes {kblock = 1 : i64} {
@@ -184,7 +189,7 @@ module attributes {stn.target = "cpp", stn.layout = "columns"} {
     %i0 = arith.constant 0 : index
     %n = stn.nlev : i32
     %flux = stn.alloc {name = "flux"} : !stn.field<Edge x K x f64>
-    // expected-remark @+1 {{wavefront of 2 stages: 'flux' (stage 0) 'update' (stage 1); 'at_list' moves before it; it ends because 'reads_theta_at_list' runs on a point list}}
+    // expected-remark @+1 {{wavefront of 2 stages: 'flux' (stage 0) 'update' (stage 1); folds 'flux'; 'at_list' moves before it; it ends because 'reads_theta_at_list' runs on a point list}}
     stn.kernel "flux" on Edge[%e0 : %e1] K[%k0 : %n] {
     ^bb0(%e: !stn.point<Edge>):
       %a = stn.neighbor %e through @E2C [%i0] : !stn.point<Edge> -> !stn.point<Cell>
@@ -285,6 +290,113 @@ module attributes {stn.target = "cpp", stn.layout = "columns"} {
         stn.yield %f : f64
       }
       stn.write %s to %z2 at %c : !stn.point<Cell> : f64, !stn.field<Cell x K x f64>
+    }
+    stn.return
+  }
+}
+
+// -----
+
+// Storage folding. `twice` is written by stages 0 and 3, read at its own
+// points and gathered between and after, and exchanged inside the group (on
+// one rank, where plans run, exchanges do nothing): folded, with what each
+// stage does to it. Not folded: a buffer read after the group, one a kernel
+// writes under a branch, one its first stage writes from level 1 while a
+// reader reads level 0, one a stage writes on one side of a branch only, and
+// one a kernel both reads and writes.
+// CHECK-LABEL: stn.program @folds
+// CHECK:      %[[TWICE:.*]] = alloc {name = "twice"}
+// CHECK:      wavefront tile(1024) min_levels(12)
+// CHECK-SAME:   folds [%[[TWICE]] : !stn.field<Edge x K x f64> [write<0>, read<1>, gather<2 through @C2E>, write<3>, read<4>, gather<5 through @C2E>]] {
+module attributes {stn.target = "cpp", stn.layout = "columns"} {
+  stn.connectivity @E2C : Edge -> Cell [2]
+  stn.connectivity @C2E : Cell -> Edge [3]
+  stn.connectivity @C2E2C : Cell -> Cell [3]
+  stn.program @folds(%x: !stn.field<Cell x K x f64> {stn.intent = 2 : i32, stn.name = "x"},
+      %y: !stn.field<Edge x K x f64> {stn.intent = 1 : i32, stn.name = "y"},
+      %flag: i1 {stn.name = "flag"},
+      %e0: i32 {stn.name = "e0"}, %e1: i32 {stn.name = "e1"},
+      %c0: i32 {stn.name = "c0"}, %c1: i32 {stn.name = "c1"}) {
+    %k0 = arith.constant 0 : i32
+    %k1 = arith.constant 1 : i32
+    %i0 = arith.constant 0 : index
+    %one = arith.constant 1.0 : f64
+    %n = stn.nlev : i32
+    %twice = stn.alloc {name = "twice"} : !stn.field<Edge x K x f64>
+    %after = stn.alloc {name = "after"} : !stn.field<Edge x K x f64>
+    %some = stn.alloc {name = "some"} : !stn.field<Edge x K x f64>
+    %above = stn.alloc {name = "above"} : !stn.field<Edge x K x f64>
+    %partly = stn.alloc {name = "partly"} : !stn.field<Edge x K x f64>
+    %both = stn.alloc {name = "both"} : !stn.field<Edge x K x f64>
+    // expected-remark @+6 {{wavefront of 6 stages: 'produce' (stage 0) 'from_level_1' (stage 1) 'gather' (stage 2) 'rewrite' (stage 3) 'partly' (stage 4) 'last' (stage 5); folds 'twice'; it ends because 'after_group' reaches 'after' of 'produce' through two tables}}
+    // expected-remark @+5 {{'after' is not folded: it is used outside the group}}
+    // expected-remark @+4 {{'some' is not folded: 'produce' writes it only at some points}}
+    // expected-remark @+3 {{'both' is not folded: 'rewrite' both reads and writes it}}
+    // expected-remark @+2 {{'above' is not folded: 'gather' may read levels 'from_level_1' does not write}}
+    // expected-remark @+1 {{'partly' is not folded: stage 4 writes it on some branches only}}
+    stn.kernel "produce" on Edge[%e0 : %e1] K[%k0 : %n] {
+    ^bb0(%e: !stn.point<Edge>):
+      stn.write %one to %twice at %e : !stn.point<Edge> : f64, !stn.field<Edge x K x f64>
+      stn.write %one to %after at %e : !stn.point<Edge> : f64, !stn.field<Edge x K x f64>
+      stn.write %one to %both at %e : !stn.point<Edge> : f64, !stn.field<Edge x K x f64>
+      scf.if %flag {
+        stn.write %one to %some at %e : !stn.point<Edge> : f64, !stn.field<Edge x K x f64>
+      }
+    }
+    stn.kernel "from_level_1" on Edge[%e0 : %e1] K[%k1 : %n] {
+    ^bb0(%e: !stn.point<Edge>):
+      %t = stn.load %twice[%e, k] : !stn.field<Edge x K x f64>
+      stn.write %t to %above at %e : !stn.point<Edge> : f64, !stn.field<Edge x K x f64>
+    }
+    stn.kernel "gather" on Cell[%c0 : %c1] K[%k0 : %n] {
+    ^bb0(%c: !stn.point<Cell>):
+      %s = stn.reduce sum over @C2E at %c : !stn.point<Cell> -> f64 {
+      ^bb0(%j: index, %x2: !stn.point<Edge>):
+        %a = stn.load %twice[%x2, k] : !stn.field<Edge x K x f64>
+        %b = stn.load %after[%x2, k] : !stn.field<Edge x K x f64>
+        %d = stn.load %some[%x2, k] : !stn.field<Edge x K x f64>
+        %f = stn.load %above[%x2, k] : !stn.field<Edge x K x f64>
+        %ab = arith.addf %a, %b : f64
+        %df = arith.addf %d, %f : f64
+        %all = arith.addf %ab, %df : f64
+        stn.yield %all : f64
+      }
+      stn.write %s to %x at %c : !stn.point<Cell> : f64, !stn.field<Cell x K x f64>
+    }
+    stn.exchange %twice : !stn.field<Edge x K x f64>
+    stn.kernel "rewrite" on Edge[%e0 : %e1] K[%k0 : %n] {
+    ^bb0(%e: !stn.point<Edge>):
+      %a = stn.neighbor %e through @E2C [%i0] : !stn.point<Edge> -> !stn.point<Cell>
+      %v = stn.load %x[%a, k] : !stn.field<Cell x K x f64>
+      %w = stn.load %both[%e, k] : !stn.field<Edge x K x f64>
+      %vw = arith.addf %v, %w : f64
+      stn.write %v to %twice at %e : !stn.point<Edge> : f64, !stn.field<Edge x K x f64>
+      stn.write %vw to %both at %e : !stn.point<Edge> : f64, !stn.field<Edge x K x f64>
+    }
+    scf.if %flag {
+      stn.kernel "partly" on Edge[%e0 : %e1] K[%k0 : %n] {
+      ^bb0(%e: !stn.point<Edge>):
+        %t = stn.load %twice[%e, k] : !stn.field<Edge x K x f64>
+        stn.write %t to %partly at %e : !stn.point<Edge> : f64, !stn.field<Edge x K x f64>
+      }
+    }
+    stn.kernel "last" on Cell[%c0 : %c1] K[%k0 : %n] {
+    ^bb0(%c: !stn.point<Cell>):
+      %s = stn.reduce sum over @C2E at %c : !stn.point<Cell> -> f64 {
+      ^bb0(%j: index, %x2: !stn.point<Edge>):
+        %a = stn.load %twice[%x2, k] : !stn.field<Edge x K x f64>
+        %b = stn.load %partly[%x2, k] : !stn.field<Edge x K x f64>
+        %ab = arith.addf %a, %b : f64
+        stn.yield %ab : f64
+      }
+      stn.write %s to %x at %c : !stn.point<Cell> : f64, !stn.field<Cell x K x f64>
+    }
+    stn.kernel "after_group" on Edge[%e0 : %e1] K[%k0 : %n] {
+    ^bb0(%e: !stn.point<Edge>):
+      %a = stn.neighbor %e through @E2C [%i0] : !stn.point<Edge> -> !stn.point<Cell>
+      %b = stn.neighbor %a through @C2E [%i0] : !stn.point<Cell> -> !stn.point<Edge>
+      %v = stn.load %after[%b, k] : !stn.field<Edge x K x f64>
+      stn.write %v to %y at %e : !stn.point<Edge> : f64, !stn.field<Edge x K x f64>
     }
     stn.return
   }

@@ -21,6 +21,14 @@
  * after the tiles ("rest"), stage by stage between barriers. So every point of every stage runs
  * exactly once and after everything it waits for, and each kernel computes what it computes in
  * program order, bit for bit. See docs/architecture.md ("Wavefront schedules").
+ *
+ * Storage folding: a temporary that lives only inside the group (a `Fold`, with what each stage
+ * does to it) need not take a column per point. The plan gives every point a column ("slot") of
+ * a small storage: a point that only one thread's tiles touch gets a slot of that thread's ring,
+ * free again once the last tile touching the point has run, so that the ring stays in cache; a
+ * point the shared or rest phases touch keeps a slot of its own. Kernels address the temporary
+ * through per-point column starts (`fold_at`, `fold_offsets`). Where some point would be read
+ * before the group writes it, the fold is not made and the temporary keeps its full array.
  */
 #ifndef FUSEC_WAVEFRONT_H
 #define FUSEC_WAVEFRONT_H
@@ -52,6 +60,27 @@ struct Dependence {
   int32_t neighbors;
 };
 
+/* What a stage does to a folded temporary: writes it at its own points, reads it there, or
+ * reads it at the points its rows of a table name (table[q + n * ld], -1 where missing). */
+struct FoldAccess {
+  enum Kind : int32_t { Write, Read, Gather };
+  int32_t stage;
+  Kind kind;
+  const int32_t *table; /* Gather only */
+  int64_t ld;
+  int32_t neighbors;
+};
+
+/* A temporary the group alone uses: `points` columns of `levels` elements of `element_bytes`
+ * each in its full array, and every access of the group's stages to it. */
+struct Fold {
+  int32_t points;
+  int64_t levels;
+  int64_t element_bytes;
+  const FoldAccess *accesses;
+  int32_t count;
+};
+
 /* A piece of work: stage `stage` over the points [begin, end). */
 struct Step {
   int32_t stage, begin, end;
@@ -64,11 +93,13 @@ struct StageCounts {
 
 class Plan {
 public:
-  /* Builds the plan for `threads` threads and tiles of `tile` points of the last stage;
-   * FUSEC_ERROR_INVALID_ARGUMENT for a dependence that does not point backwards or lacks its
-   * table, no stages, a domain with begin < 0 or end < begin, threads < 1 or tile < 1. */
+  /* Builds the plan for `threads` threads and tiles of `tile` points of the last stage, and the
+   * slots of the `fold_count` folds; FUSEC_ERROR_INVALID_ARGUMENT for a dependence that does
+   * not point backwards or lacks its table, no stages, a domain with begin < 0 or end < begin
+   * (or past a fold's points where the stage accesses that fold), threads < 1 or tile < 1. */
   int build(const Domain *domains, int32_t stages, const Dependence *dependences,
-            int32_t count, int32_t threads, int32_t tile);
+            int32_t count, int32_t threads, int32_t tile, const Fold *folds = nullptr,
+            int32_t fold_count = 0);
 
   /* Whether the plan was built for these domains and this many threads. */
   bool built_for(const Domain *domains, int32_t stages, int32_t threads) const {
@@ -87,6 +118,31 @@ public:
   const std::vector<Step> &shared(int32_t t) const { return threads_plan_[t].shared; }
   const std::vector<Step> &tiles(int32_t t) const { return threads_plan_[t].tiles; }
   const std::vector<Step> &rest(int32_t t) const { return threads_plan_[t].rest; }
+
+  /* Whether fold f was made (else its temporary keeps its full array), how many columns its
+   * storage has, each point's column (-1 where the group does not touch the point), and how
+   * many of those columns the rings of the threads take. */
+  bool folded(int32_t f) const { return folds_[f].folded; }
+  int64_t fold_columns(int32_t f) const { return folds_[f].columns; }
+  const std::vector<int32_t> &fold_slots(int32_t f) const { return folds_[f].slots; }
+  int64_t fold_ring_columns(int32_t f) const { return folds_[f].ring_columns; }
+
+  /* What kernels inside the plan address fold f through, or `full` where it was not made: its
+   * storage; per point, the start of its column (slot * levels, -1 where it has none); per
+   * entry of a table it is gathered through, the start of the named point's column. */
+  void *fold_data(int32_t f, void *full) {
+    return folds_[f].folded ? static_cast<void *>(folds_[f].storage.data()) : full;
+  }
+  const int64_t *fold_at(int32_t f, const int64_t *full) const {
+    return folds_[f].folded ? folds_[f].at.data() : full;
+  }
+  const int64_t *fold_offsets(int32_t f, const int32_t *table, const int64_t *full) const {
+    if (folds_[f].folded)
+      for (const auto &[through, offsets] : folds_[f].through)
+        if (through == table)
+          return offsets.data();
+    return full;
+  }
 
   /* Runs the plan: every thread of the team (or a lone caller, when the plan has one thread)
    * calls this with its number; run(stage, begin, end) runs a stage over a range of points. */
@@ -116,10 +172,21 @@ private:
   struct ThreadPlan {
     std::vector<Step> shared, tiles, rest;
   };
+  struct FoldPlan {
+    bool folded = false;
+    int64_t columns = 0, ring_columns = 0;
+    std::vector<int32_t> slots;
+    std::vector<int64_t> at;
+    std::vector<std::pair<const int32_t *, std::vector<int64_t>>> through;
+    std::vector<uint64_t> storage;
+  };
+  int fold(const Fold &fold, FoldPlan &plan) const;
+
   int32_t threads_ = 0;
   std::vector<Domain> domains_;
   std::vector<StageCounts> counts_;
   std::vector<ThreadPlan> threads_plan_;
+  std::vector<FoldPlan> folds_;
 };
 
 namespace detail {
@@ -195,7 +262,8 @@ inline Waits collect_waits(const Domain *domains, int32_t stages, const Dependen
 } // namespace detail
 
 inline int Plan::build(const Domain *domains, int32_t stages, const Dependence *dependences,
-                       int32_t count, int32_t threads, int32_t tile) {
+                       int32_t count, int32_t threads, int32_t tile, const Fold *folds,
+                       int32_t fold_count) {
   if (stages < 1 || threads < 1 || tile < 1)
     return FUSEC_ERROR_INVALID_ARGUMENT;
   for (int32_t s = 0; s < stages; ++s)
@@ -206,6 +274,18 @@ inline int Plan::build(const Domain *domains, int32_t stages, const Dependence *
     if (dep.stage < 0 || dep.stage >= stages || dep.on < 0 || dep.on >= dep.stage ||
         (dep.order != Order::Same && (dep.table == nullptr || dep.neighbors < 0)))
       return FUSEC_ERROR_INVALID_ARGUMENT;
+  }
+  for (int32_t f = 0; f < fold_count; ++f) {
+    const Fold &fold = folds[f];
+    if (fold.points < 0 || fold.levels < 1 || fold.element_bytes < 1 || fold.count < 0)
+      return FUSEC_ERROR_INVALID_ARGUMENT;
+    for (int32_t a = 0; a < fold.count; ++a) {
+      const FoldAccess &access = fold.accesses[a];
+      if (access.stage < 0 || access.stage >= stages ||
+          (access.kind == FoldAccess::Gather ? access.table == nullptr || access.neighbors < 0
+                                             : domains[access.stage].end > fold.points))
+        return FUSEC_ERROR_INVALID_ARGUMENT;
+    }
   }
   const detail::Waits waits = detail::collect_waits(domains, stages, dependences, count);
   const int32_t anchor = stages - 1;
@@ -290,6 +370,177 @@ inline int Plan::build(const Domain *domains, int32_t stages, const Dependence *
         tile_points[s].clear();
       }
     }
+  folds_.assign(fold_count, FoldPlan{});
+  for (int32_t f = 0; f < fold_count; ++f)
+    if (int rc = fold(folds[f], folds_[f]))
+      return rc;
+  return FUSEC_SUCCESS;
+}
+
+/* Slots are given in the order the plan runs: the shared phase stage by stage, each thread's
+ * tiles, the rest stage by stage. A slot of thread t's ring is taken at the step of t's tiles
+ * that first touches its point and is free again after the step that last touches it; the
+ * free slot taken last is taken first (it is the likeliest in cache). */
+inline int Plan::fold(const Fold &fold, FoldPlan &plan) const {
+  constexpr int64_t kUntouched = -1;
+  constexpr int32_t kOwnSlot = -2; /* touched outside the tiles, or by several threads */
+  const size_t points = static_cast<size_t>(fold.points);
+  std::vector<int64_t> first(points, kUntouched), last(points, kUntouched);
+  std::vector<int32_t> thread_of(points, -1);
+  std::vector<char> written(points, 0);
+  bool read_before_written = false;
+
+  /* Calls visit(point, is_write) for every access of a step's points, reads first. */
+  auto touch = [&](const Step &step, auto &&visit) {
+    for (int pass = 0; pass < 2; ++pass)
+      for (int32_t a = 0; a < fold.count; ++a) {
+        const FoldAccess &access = fold.accesses[a];
+        const bool write = access.kind == FoldAccess::Write;
+        if (access.stage != step.stage || write != (pass == 1))
+          continue;
+        for (int32_t q = step.begin; q < step.end; ++q) {
+          if (access.kind != FoldAccess::Gather) {
+            visit(q, write);
+            continue;
+          }
+          for (int32_t n = 0; n < access.neighbors; ++n) {
+            const int32_t p = access.table[q + n * access.ld];
+            if (p >= 0 && p < fold.points)
+              visit(p, false);
+          }
+        }
+      }
+  };
+  auto check = [&](int32_t p, bool write) {
+    if (write)
+      written[p] = 1;
+    else if (!written[p])
+      read_before_written = true;
+  };
+  auto own_slot = [&](const Step &step) {
+    touch(step, [&](int32_t p, bool write) {
+      check(p, write);
+      thread_of[p] = kOwnSlot;
+    });
+  };
+  for (int32_t s = 0; s < stages(); ++s)
+    for (const ThreadPlan &mine : threads_plan_)
+      for (const Step &step : mine.shared)
+        if (step.stage == s)
+          own_slot(step);
+  int64_t time = 0; /* the tile steps of all threads, numbered in turn */
+  std::vector<int64_t> thread_start(threads_ + 1, 0);
+  for (int32_t t = 0; t < threads_; ++t) {
+    thread_start[t] = time;
+    for (const Step &step : threads_plan_[t].tiles) {
+      touch(step, [&](int32_t p, bool write) {
+        check(p, write);
+        if (thread_of[p] == kOwnSlot)
+          return;
+        if (thread_of[p] >= 0 && thread_of[p] != t) {
+          thread_of[p] = kOwnSlot;
+          return;
+        }
+        thread_of[p] = t;
+        if (first[p] == kUntouched)
+          first[p] = time;
+        last[p] = time;
+      });
+      ++time;
+    }
+  }
+  thread_start[threads_] = time;
+  for (int32_t s = 0; s < stages(); ++s)
+    for (const ThreadPlan &mine : threads_plan_)
+      for (const Step &step : mine.rest)
+        if (step.stage == s)
+          own_slot(step);
+  plan.folded = !read_before_written;
+  if (!plan.folded)
+    return FUSEC_SUCCESS;
+
+  /* Points with a slot of their own first, in point order; then each thread's ring. */
+  plan.slots.assign(points, -1);
+  int32_t next = 0;
+  for (size_t p = 0; p < points; ++p)
+    if (thread_of[p] == kOwnSlot)
+      plan.slots[p] = next++;
+  /* The ring points whose last touch is each step, as lists in CSR form. */
+  std::vector<int64_t> ending(time + 1, 0);
+  for (size_t p = 0; p < points; ++p)
+    if (thread_of[p] >= 0)
+      ++ending[last[p] + 1];
+  for (int64_t i = 0; i < time; ++i)
+    ending[i + 1] += ending[i];
+  std::vector<int32_t> ended(ending[time]);
+  {
+    std::vector<int64_t> fill(ending.begin(), ending.end() - 1);
+    for (size_t p = 0; p < points; ++p)
+      if (thread_of[p] >= 0)
+        ended[fill[last[p]]++] = static_cast<int32_t>(p);
+  }
+  const int32_t own = next;
+  for (int32_t t = 0; t < threads_; ++t) {
+    std::vector<int32_t> free_slots;
+    int32_t ring = 0;
+    int64_t step_time = thread_start[t];
+    for (const Step &step : threads_plan_[t].tiles) {
+      touch(step, [&](int32_t p, bool) {
+        if (thread_of[p] != t || first[p] != step_time || plan.slots[p] >= 0)
+          return;
+        if (free_slots.empty()) {
+          plan.slots[p] = next + ring++;
+        } else {
+          plan.slots[p] = free_slots.back();
+          free_slots.pop_back();
+        }
+      });
+      for (int64_t i = ending[step_time]; i < ending[step_time + 1]; ++i)
+        free_slots.push_back(plan.slots[ended[i]]);
+      ++step_time;
+    }
+    next += ring;
+  }
+  plan.columns = next;
+  plan.ring_columns = next - own;
+  plan.at.assign(points, -1);
+  for (size_t p = 0; p < points; ++p)
+    if (plan.slots[p] >= 0)
+      plan.at[p] = plan.slots[p] * fold.levels;
+  for (int32_t a = 0; a < fold.count; ++a) {
+    const FoldAccess &access = fold.accesses[a];
+    if (access.kind != FoldAccess::Gather)
+      continue;
+    bool known = false;
+    for (const auto &through : plan.through)
+      known = known || through.first == access.table;
+    if (known)
+      continue;
+    /* Every row of the table (ld of them), as its full block offsets have. */
+    std::vector<int64_t> offsets(static_cast<size_t>(access.ld) * access.neighbors, -1);
+    for (int32_t n = 0; n < access.neighbors; ++n)
+      for (int64_t h = 0; h < access.ld; ++h) {
+        const int32_t p = access.table[h + n * access.ld];
+        if (p >= 0 && p < fold.points)
+          offsets[h + n * access.ld] = plan.at[p];
+      }
+    plan.through.emplace_back(access.table, std::move(offsets));
+  }
+  const int64_t words = (plan.columns * fold.levels * fold.element_bytes + 7) / 8;
+  plan.storage.assign(static_cast<size_t>(words), 0);
+  return FUSEC_SUCCESS;
+}
+
+/* Where each of `points` columns of `levels` elements starts in a full buffer of the columns
+ * layout (p * levels): what kernels of a group with folds address that buffer through when
+ * the group runs as written. */
+inline int column_starts(HostArray<int64_t> &starts, int32_t points, int64_t levels) {
+  if (points < 0 || levels < 1)
+    return FUSEC_ERROR_INVALID_ARGUMENT;
+  if (int status = starts.allocate(static_cast<size_t>(points)))
+    return status;
+  for (int32_t p = 0; p < points; ++p)
+    starts.data()[p] = p * levels;
   return FUSEC_SUCCESS;
 }
 
@@ -322,12 +573,13 @@ inline Domain static_share(int32_t begin, int32_t end) {
  * built first, on one thread, when it was built for other domains or another team size. */
 template <class Run>
 int run(Plan &plan, const Domain *domains, int32_t stages, const Dependence *dependences,
-        int32_t count, int32_t tile, Run &&run_stage) {
+        int32_t count, int32_t tile, const Fold *folds, int32_t fold_count, Run &&run_stage) {
   const int32_t threads = team_size();
   if (int rc = on_one_thread([&] {
         return plan.built_for(domains, stages, threads)
                    ? int(FUSEC_SUCCESS)
-                   : plan.build(domains, stages, dependences, count, threads, tile);
+                   : plan.build(domains, stages, dependences, count, threads, tile, folds,
+                                fold_count);
       }))
     return rc;
   plan.execute(team_thread(), run_stage);
