@@ -105,10 +105,19 @@ std::optional<BlockedShape> BlockedShape::of(Type field) {
 
 std::optional<BlockedShape> BlockedShape::of(Value field, KernelOp kernel) {
   std::optional<BlockedShape> shape = of(field.getType());
-  if (shape && kernel.getStage())
-    if (auto wavefront = kernel->getParentOfType<WavefrontOp>())
-      if (std::optional<unsigned> index = wavefront.foldIndexOf(field))
-        shape->fold = *index;
+  auto wavefront = kernel.getStage() ? kernel->getParentOfType<WavefrontOp>() : WavefrontOp();
+  std::optional<unsigned> index = wavefront ? wavefront.foldIndexOf(field) : std::nullopt;
+  if (!shape || !index)
+    return shape;
+  // The plan gives folds of one type and the same accesses the same columns
+  // (it computes them alike), so kernels address them through the first's.
+  ValueRange folds = wavefront.getFolds();
+  ArrayAttr accesses = wavefront.getFoldAccesses();
+  for (unsigned first = 0; first <= *index; ++first)
+    if (folds[first].getType() == field.getType() && accesses[first] == accesses[*index]) {
+      shape->fold = first;
+      break;
+    }
   return shape;
 }
 

@@ -296,18 +296,19 @@ struct Extents {
   }
 };
 
-/* Zeroed host memory to release with std::free, or null. Buffers of 2 MiB and more start on a
- * 2 MiB boundary with transparent huge pages requested, so neighbour gathers across a whole
- * field miss the TLB less, and alike in every run. */
+/* Zeroed host memory to release with std::free, or null. Buffers start on a cache line, so a
+ * column whose length is a multiple of one is whole lines (vector stores split no line); those
+ * of 2 MiB and more start on a 2 MiB boundary with transparent huge pages requested, so
+ * neighbour gathers across a whole field miss the TLB less, and alike in every run. */
 inline void *allocate_host_buffer(size_t bytes) {
-  constexpr size_t huge_page = size_t(2) << 20;
-  if (bytes < huge_page)
-    return std::calloc(bytes == 0 ? 1 : bytes, 1);
+  constexpr size_t huge_page = size_t(2) << 20, cache_line = 64;
+  bytes = bytes == 0 ? 1 : bytes;
   void *memory = nullptr;
-  if (posix_memalign(&memory, huge_page, bytes) != 0)
+  if (posix_memalign(&memory, bytes < huge_page ? cache_line : huge_page, bytes) != 0)
     return nullptr;
 #if defined(__linux__)
-  madvise(memory, bytes, MADV_HUGEPAGE);
+  if (bytes >= huge_page)
+    madvise(memory, bytes, MADV_HUGEPAGE);
 #endif
   std::memset(memory, 0, bytes);
   return memory;

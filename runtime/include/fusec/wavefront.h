@@ -37,6 +37,7 @@
 
 #include <algorithm>
 #include <cstdint>
+#include <memory>
 #include <utility>
 #include <vector>
 
@@ -131,7 +132,7 @@ public:
    * storage; per point, the start of its column (slot * levels, -1 where it has none); per
    * entry of a table it is gathered through, the start of the named point's column. */
   void *fold_data(int32_t f, void *full) {
-    return folds_[f].folded ? static_cast<void *>(folds_[f].storage.data()) : full;
+    return folds_[f].folded ? static_cast<void *>(folds_[f].storage->data()) : full;
   }
   const int64_t *fold_at(int32_t f, const int64_t *full) const {
     return folds_[f].folded ? folds_[f].at.data() : full;
@@ -178,7 +179,8 @@ private:
     std::vector<int32_t> slots;
     std::vector<int64_t> at;
     std::vector<std::pair<const int32_t *, std::vector<int64_t>>> through;
-    std::vector<uint64_t> storage;
+    /* Allocated as fields are (cache-line aligned, huge pages when large). */
+    std::unique_ptr<HostArray<uint64_t>> storage;
   };
   int fold(const Fold &fold, FoldPlan &plan) const;
 
@@ -370,7 +372,8 @@ inline int Plan::build(const Domain *domains, int32_t stages, const Dependence *
         tile_points[s].clear();
       }
     }
-  folds_.assign(fold_count, FoldPlan{});
+  folds_.clear();
+  folds_.resize(fold_count);
   for (int32_t f = 0; f < fold_count; ++f)
     if (int rc = fold(folds[f], folds_[f]))
       return rc;
@@ -379,8 +382,9 @@ inline int Plan::build(const Domain *domains, int32_t stages, const Dependence *
 
 /* Slots are given in the order the plan runs: the shared phase stage by stage, each thread's
  * tiles, the rest stage by stage. A slot of thread t's ring is taken at the step of t's tiles
- * that first touches its point and is free again after the step that last touches it; the
- * free slot taken last is taken first (it is the likeliest in cache). */
+ * that first touches its point and is free again after the step that last touches it; free
+ * slots are taken in the order they were freed, so a ring is as large as the most points its
+ * thread has alive at once. */
 inline int Plan::fold(const Fold &fold, FoldPlan &plan) const {
   constexpr int64_t kUntouched = -1;
   constexpr int32_t kOwnSlot = -2; /* touched outside the tiles, or by several threads */
@@ -482,17 +486,17 @@ inline int Plan::fold(const Fold &fold, FoldPlan &plan) const {
   const int32_t own = next;
   for (int32_t t = 0; t < threads_; ++t) {
     std::vector<int32_t> free_slots;
+    size_t free_head = 0;
     int32_t ring = 0;
     int64_t step_time = thread_start[t];
     for (const Step &step : threads_plan_[t].tiles) {
       touch(step, [&](int32_t p, bool) {
         if (thread_of[p] != t || first[p] != step_time || plan.slots[p] >= 0)
           return;
-        if (free_slots.empty()) {
+        if (free_head == free_slots.size()) {
           plan.slots[p] = next + ring++;
         } else {
-          plan.slots[p] = free_slots.back();
-          free_slots.pop_back();
+          plan.slots[p] = free_slots[free_head++];
         }
       });
       for (int64_t i = ending[step_time]; i < ending[step_time + 1]; ++i)
@@ -527,8 +531,8 @@ inline int Plan::fold(const Fold &fold, FoldPlan &plan) const {
     plan.through.emplace_back(access.table, std::move(offsets));
   }
   const int64_t words = (plan.columns * fold.levels * fold.element_bytes + 7) / 8;
-  plan.storage.assign(static_cast<size_t>(words), 0);
-  return FUSEC_SUCCESS;
+  plan.storage = std::make_unique<HostArray<uint64_t>>();
+  return plan.storage->allocate(static_cast<size_t>(words));
 }
 
 /* Where each of `points` columns of `levels` elements starts in a full buffer of the columns
