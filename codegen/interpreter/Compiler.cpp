@@ -703,28 +703,24 @@ LogicalResult ProgramCompiler::compileWavefront(stn::WavefrontOp op, Block &code
       instr.levels.push_back({use(leader.getKlb()), use(leader.getKub())});
   }
   instr.name = "wavefront(" + llvm::join(names, ", ") + ")";
+  // A wait's or fold access's table, kNoTable where it names none.
+  auto optionalTable = [&](FlatSymbolRefAttr conn) -> FailureOr<TableId> {
+    return conn ? tableFor(op, conn) : FailureOr<TableId>(kNoTable);
+  };
   for (const stn::WavefrontOp::Wait &wait : op.getWaitList()) {
-    TableId table = kNoTable;
-    if (wait.table) {
-      FailureOr<TableId> found = tableFor(op, wait.table);
-      if (failed(found))
-        return failure();
-      table = *found;
-    }
+    FailureOr<TableId> table = optionalTable(wait.table);
+    if (failed(table))
+      return failure();
     instr.waits.push_back({static_cast<int32_t>(wait.stage), static_cast<int32_t>(wait.on),
-                           wait.order, table});
+                           wait.order, *table});
   }
   for (auto [index, field] : llvm::enumerate(op.getFolds())) {
     WavefrontInstr::Fold fold{arrayOf(field), {}};
     for (const stn::WavefrontOp::FoldAccess &access : op.getFoldAccessList(index)) {
-      TableId table = kNoTable;
-      if (access.table) {
-        FailureOr<TableId> found = tableFor(op, access.table);
-        if (failed(found))
-          return failure();
-        table = *found;
-      }
-      fold.accesses.push_back({static_cast<int32_t>(access.stage), access.kind, table});
+      FailureOr<TableId> table = optionalTable(access.table);
+      if (failed(table))
+        return failure();
+      fold.accesses.push_back({static_cast<int32_t>(access.stage), access.kind, *table});
     }
     instr.folds.push_back(std::move(fold));
   }
