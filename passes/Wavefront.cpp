@@ -375,8 +375,12 @@ bool stageAlwaysWrites(Block &block, int64_t stage, Value field) {
 
 using FoldAccess = WavefrontOp::FoldAccess;
 
+/// The kernels of a wavefront in program order, each with what it accesses.
+using KernelAccesses = std::vector<std::pair<KernelOp, Accesses>>;
+
 /// What each stage of `wavefront` does to `field`, or why it cannot be folded.
-std::optional<SmallVector<FoldAccess>> foldAccesses(WavefrontOp wavefront, Value field,
+std::optional<SmallVector<FoldAccess>> foldAccesses(WavefrontOp wavefront,
+                                                    const KernelAccesses &kernels, Value field,
                                                     std::string &why) {
   FieldShape shape = FieldShape::of(field.getType());
   if (!shape.location || !shape.sparse.empty() || shape.vertical == VerticalKind::None) {
@@ -396,11 +400,16 @@ std::optional<SmallVector<FoldAccess>> foldAccesses(WavefrontOp wavefront, Value
   }
   // Per stage: writes, reads at the point, gathers by table (sorted, unique).
   std::set<std::tuple<int64_t, int, StringRef>> accesses;
-  // Per stage reading it: the lowest and highest level offset read.
-  std::map<int64_t, std::pair<int64_t, int64_t>> reach;
-  SmallVector<KernelOp> readers;
-  for (KernelOp kernel : wavefront.getKernels()) {
-    Accesses mine(kernel);
+  // Each kernel reading it, with the lowest and highest level offset it reads.
+  struct Reader {
+    KernelOp kernel;
+    int64_t lowest = 0, highest = 0;
+    bool dynamic = false;
+  };
+  SmallVector<Reader> readers;
+  for (const auto &entry : kernels) {
+    KernelOp kernel = entry.first;
+    const Accesses &mine = entry.second;
     int64_t stage = *kernel.getStage();
     auto read = mine.reads.find(field);
     bool writes = mine.writes.contains(field);
@@ -425,7 +434,14 @@ std::optional<SmallVector<FoldAccess>> foldAccesses(WavefrontOp wavefront, Value
       accesses.insert({stage, how.kind == Reach::Own ? FoldAccess::Read : FoldAccess::Gather,
                        how.table});
     }
-    readers.push_back(kernel);
+    Reader &reader = readers.emplace_back(Reader{kernel});
+    kernel.walk([&](LoadOp load) {
+      if (load.getField() != field)
+        return;
+      reader.dynamic |= load.getDynOffset() != nullptr;
+      reader.lowest = std::min(reader.lowest, load.getLevelOffset());
+      reader.highest = std::max(reader.highest, load.getLevelOffset());
+    });
   }
   if (accesses.empty()) {
     why = "no kernel of the group uses it";
@@ -443,23 +459,17 @@ std::optional<SmallVector<FoldAccess>> foldAccesses(WavefrontOp wavefront, Value
       return std::nullopt;
     }
   // Every read lies within the levels every kernel of the first stage writes.
-  for (KernelOp writer : wavefront.getKernels()) {
-    if (*writer.getStage() != first)
+  for (const auto &entry : kernels) {
+    KernelOp writer = entry.first;
+    if (static_cast<int64_t>(*writer.getStage()) != first)
       continue;
-    for (KernelOp reader : readers) {
-      int64_t lowest = 0, highest = 0;
-      bool dynamic = false;
-      reader.walk([&](LoadOp load) {
-        if (load.getField() != field)
-          return;
-        dynamic |= load.getDynOffset() != nullptr;
-        lowest = std::min(lowest, load.getLevelOffset());
-        highest = std::max(highest, load.getLevelOffset());
-      });
-      std::optional<int64_t> below = boundDifference(reader.getKlb(), writer.getKlb());
-      std::optional<int64_t> above = boundDifference(reader.getKub(), writer.getKub());
-      if (dynamic || !below || !above || *below + lowest < 0 || *above + highest > 0) {
-        why = "'" + reader.getName().str() + "' may read levels '" + writer.getName().str() +
+    for (const Reader &reader : readers) {
+      KernelOp kernel = reader.kernel;
+      std::optional<int64_t> below = boundDifference(kernel.getKlb(), writer.getKlb());
+      std::optional<int64_t> above = boundDifference(kernel.getKub(), writer.getKub());
+      if (reader.dynamic || !below || !above || *below + reader.lowest < 0 ||
+          *above + reader.highest > 0) {
+        why = "'" + kernel.getName().str() + "' may read levels '" + writer.getName().str() +
               "' does not write";
         return std::nullopt;
       }
@@ -547,9 +557,10 @@ struct WavefrontPass : public fusec::impl::WavefrontBase<WavefrontPass> {
   /// Folds the buffers only `wavefront` uses, where every read is of a value
   /// the group wrote (foldAccesses), in the order of the program's allocs.
   void foldBuffers(WavefrontOp wavefront) {
+    KernelAccesses kernels;
     llvm::SetVector<Value> candidates;
     for (KernelOp kernel : wavefront.getKernels()) {
-      Accesses mine(kernel);
+      const Accesses &mine = kernels.emplace_back(kernel, Accesses(kernel)).second;
       for (Value field : mine.writes)
         if (field.getDefiningOp<AllocOp>())
           candidates.insert(field);
@@ -559,7 +570,7 @@ struct WavefrontPass : public fusec::impl::WavefrontBase<WavefrontPass> {
     MLIRContext *context = wavefront.getContext();
     for (Value field : candidates) {
       std::string why;
-      std::optional<SmallVector<FoldAccess>> accesses = foldAccesses(wavefront, field, why);
+      std::optional<SmallVector<FoldAccess>> accesses = foldAccesses(wavefront, kernels, field, why);
       if (!accesses) {
         if (auto diag = remark("stn-wavefront", wavefront))
           *diag << "'" << fieldName(field) << "' is not folded: " << why;

@@ -421,17 +421,18 @@ inline int Plan::fold(const Fold &fold, FoldPlan &plan) const {
     else if (!written[p])
       read_before_written = true;
   };
-  auto own_slot = [&](const Step &step) {
-    touch(step, [&](int32_t p, bool write) {
-      check(p, write);
-      thread_of[p] = kOwnSlot;
-    });
+  /* A phase run stage by stage between barriers: its points keep columns of their own. */
+  auto own_slots = [&](std::vector<Step> ThreadPlan::*phase) {
+    for (int32_t s = 0; s < stages(); ++s)
+      for (const ThreadPlan &mine : threads_plan_)
+        for (const Step &step : mine.*phase)
+          if (step.stage == s)
+            touch(step, [&](int32_t p, bool write) {
+              check(p, write);
+              thread_of[p] = kOwnSlot;
+            });
   };
-  for (int32_t s = 0; s < stages(); ++s)
-    for (const ThreadPlan &mine : threads_plan_)
-      for (const Step &step : mine.shared)
-        if (step.stage == s)
-          own_slot(step);
+  own_slots(&ThreadPlan::shared);
   int64_t time = 0; /* the tile steps of all threads, numbered in turn */
   std::vector<int64_t> thread_start(threads_ + 1, 0);
   for (int32_t t = 0; t < threads_; ++t) {
@@ -454,11 +455,7 @@ inline int Plan::fold(const Fold &fold, FoldPlan &plan) const {
     }
   }
   thread_start[threads_] = time;
-  for (int32_t s = 0; s < stages(); ++s)
-    for (const ThreadPlan &mine : threads_plan_)
-      for (const Step &step : mine.rest)
-        if (step.stage == s)
-          own_slot(step);
+  own_slots(&ThreadPlan::rest);
   plan.folded = !read_before_written;
   if (!plan.folded)
     return FUSEC_SUCCESS;
