@@ -386,14 +386,8 @@ private:
                           std::string(wait.order == WavefrontOp::Order::Same     ? "Same"
                                       : wait.order == WavefrontOp::Order::Gather ? "Gather"
                                                                                  : "Scatter");
-      std::string table = "nullptr, 0, 0";
-      if (wait.table) {
-        std::string member = this->member(plan.kernelTable.lookup(wait.table.getValue()));
-        table = member + ".data(), " + member + ".ld(), " +
-                std::to_string(lookupConnectivity(wavefront, wait.table).getSize());
-      }
       waits.push_back("{" + std::to_string(wait.stage) + ", " + std::to_string(wait.on) + ", " +
-                      order + ", " + table + "}");
+                      order + ", " + tableArguments(wavefront, wait.table) + "}");
     }
     std::string domainsName = names.unique("domains"), waitsName = names.unique("waits");
     stageName = names.unique("stage");
@@ -420,6 +414,16 @@ private:
     return success();
   }
 
+  /// A table as the plan takes it: rows, leading dimension and row size
+  /// (`nullptr, 0, 0` for none).
+  std::string tableArguments(WavefrontOp wavefront, FlatSymbolRefAttr table) {
+    if (!table)
+      return "nullptr, 0, 0";
+    std::string member = this->member(plan.kernelTable.lookup(table.getValue()));
+    return member + ".data(), " + member + ".ld(), " +
+           std::to_string(lookupConnectivity(wavefront, table).getSize());
+  }
+
   /// Declares the wavefront's folds; returns the arguments passing them to the plan.
   std::string emitFolds(WavefrontOp wavefront, raw_ostream &os) {
     if (wavefront.getFolds().empty())
@@ -432,14 +436,9 @@ private:
         std::string kind = access.kind == WavefrontOp::FoldAccess::Write  ? "Write"
                            : access.kind == WavefrontOp::FoldAccess::Read ? "Read"
                                                                           : "Gather";
-        std::string table = "nullptr, 0, 0";
-        if (access.table) {
-          std::string member = this->member(plan.kernelTable.lookup(access.table.getValue()));
-          table = member + ".data(), " + member + ".ld(), " +
-                  std::to_string(lookupConnectivity(wavefront, access.table).getSize());
-        }
         accesses.push_back("{" + std::to_string(access.stage) +
-                           ", fusec::wavefront::FoldAccess::" + kind + ", " + table + "}");
+                           ", fusec::wavefront::FoldAccess::" + kind + ", " +
+                           tableArguments(wavefront, access.table) + "}");
       }
       FieldShape shape = FieldShape::of(field.getType());
       folds.push_back("{" + member("extents.num_points[") + locationEnumerator(*shape.location) +

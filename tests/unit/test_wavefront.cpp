@@ -616,6 +616,36 @@ TEST_CASE("one thread's rings of diffusion's temporaries are much smaller than t
   }
 }
 
+TEST_CASE("folds with the same accesses share column starts and keep their own storage") {
+  // u_vert and v_vert: the compiled kernels address both through the first's column starts.
+  const Grid &grid = grid_named("r2b2");
+  const Group group = diffusionGroup(grid);
+  const std::vector<FoldSpec> specs = diffusionFolds(grid);
+  FoldSpec v_vert_f32 = specs[0]; // u_vert's accesses
+  v_vert_f32.element_bytes = 4;   // a layout counts columns: the element size does not matter
+  const Fold folds[3] = {specs[0].fold(), specs[1].fold(), v_vert_f32.fold()};
+  for (int32_t threads : {1, 2}) {
+    INFO(threads << " threads");
+    wavefront::Plan plan;
+    REQUIRE(plan.build(group.domains.data(), 5, group.dependences.data(),
+                       static_cast<int32_t>(group.dependences.size()), threads, 64, folds,
+                       3) == FUSEC_SUCCESS);
+    REQUIRE(plan.folded(0));
+    REQUIRE(plan.folded(2));
+    CHECK(plan.fold_slots(2) == plan.fold_slots(0));
+    CHECK(plan.fold_at(2, nullptr) == plan.fold_at(0, nullptr));
+    const Table &e2c2v = grid.table(Connectivity::E2C2V);
+    CHECK(plan.fold_offsets(2, e2c2v.data.data(), nullptr) ==
+          plan.fold_offsets(0, e2c2v.data.data(), nullptr));
+    CHECK(plan.fold_data(2, nullptr) != plan.fold_data(0, nullptr));
+    CHECK(plan.fold_data(2, nullptr) != plan.fold_data(1, nullptr));
+    // A fold with other accesses has a layout of its own.
+    CHECK(plan.fold_at(1, nullptr) != plan.fold_at(0, nullptr));
+    const std::vector<Run> runs = executionOrder(plan);
+    CHECK(checkFold(plan, 2, folds[2], runs));
+  }
+}
+
 TEST_CASE("a temporary read before the group writes it keeps its full array") {
   const Grid &grid = grid_named("r2b2");
   const Group group = diffusionGroup(grid);

@@ -123,23 +123,23 @@ public:
   /* Whether fold f was made (else its temporary keeps its full array), how many columns its
    * storage has, each point's column (-1 where the group does not touch the point), and how
    * many of those columns the rings of the threads take. */
-  bool folded(int32_t f) const { return folds_[f].folded; }
-  int64_t fold_columns(int32_t f) const { return folds_[f].columns; }
-  const std::vector<int32_t> &fold_slots(int32_t f) const { return folds_[f].slots; }
-  int64_t fold_ring_columns(int32_t f) const { return folds_[f].ring_columns; }
+  bool folded(int32_t f) const { return layout(f).folded; }
+  int64_t fold_columns(int32_t f) const { return layout(f).columns; }
+  const std::vector<int32_t> &fold_slots(int32_t f) const { return layout(f).slots; }
+  int64_t fold_ring_columns(int32_t f) const { return layout(f).ring_columns; }
 
   /* What kernels inside the plan address fold f through, or `full` where it was not made: its
    * storage; per point, the start of its column (slot * levels, -1 where it has none); per
    * entry of a table it is gathered through, the start of the named point's column. */
   void *fold_data(int32_t f, void *full) {
-    return folds_[f].folded ? static_cast<void *>(folds_[f].storage->data()) : full;
+    return folded(f) ? static_cast<void *>(folds_[f].storage->data()) : full;
   }
   const int64_t *fold_at(int32_t f, const int64_t *full) const {
-    return folds_[f].folded ? folds_[f].at.data() : full;
+    return folded(f) ? layout(f).at.data() : full;
   }
   const int64_t *fold_offsets(int32_t f, const int32_t *table, const int64_t *full) const {
-    if (folds_[f].folded)
-      for (const auto &[through, offsets] : folds_[f].through)
+    if (folded(f))
+      for (const auto &[through, offsets] : layout(f).through)
         if (through == table)
           return offsets.data();
     return full;
@@ -173,21 +173,27 @@ private:
   struct ThreadPlan {
     std::vector<Step> shared, tiles, rest;
   };
-  struct FoldPlan {
+  /* Where a fold's points lie; folds with the same points, levels and accesses share one. */
+  struct FoldLayout {
     bool folded = false;
     int64_t columns = 0, ring_columns = 0;
     std::vector<int32_t> slots;
     std::vector<int64_t> at;
     std::vector<std::pair<const int32_t *, std::vector<int64_t>>> through;
+  };
+  struct FoldPlan {
+    int32_t layout = 0; /* in layouts_ */
     /* Allocated as fields are (cache-line aligned, huge pages when large). */
     std::unique_ptr<HostArray<uint64_t>> storage;
   };
-  int fold(const Fold &fold, FoldPlan &plan) const;
+  const FoldLayout &layout(int32_t f) const { return layouts_[folds_[f].layout]; }
+  FoldLayout fold(const Fold &fold) const;
 
   int32_t threads_ = 0;
   std::vector<Domain> domains_;
   std::vector<StageCounts> counts_;
   std::vector<ThreadPlan> threads_plan_;
+  std::vector<FoldLayout> layouts_;
   std::vector<FoldPlan> folds_;
 };
 
@@ -259,6 +265,20 @@ inline Waits collect_waits(const Domain *domains, int32_t stages, const Dependen
       }
   }
   return waits;
+}
+
+/* Whether two folds have the same points, levels and accesses: the same layout (their element
+ * sizes may differ; a layout counts columns). */
+inline bool same_layout(const Fold &a, const Fold &b) {
+  if (a.points != b.points || a.levels != b.levels || a.count != b.count)
+    return false;
+  for (int32_t i = 0; i < a.count; ++i) {
+    const FoldAccess &x = a.accesses[i], &y = b.accesses[i];
+    if (x.stage != y.stage || x.kind != y.kind || x.table != y.table || x.ld != y.ld ||
+        x.neighbors != y.neighbors)
+      return false;
+  }
+  return true;
 }
 
 } // namespace detail
@@ -372,11 +392,29 @@ inline int Plan::build(const Domain *domains, int32_t stages, const Dependence *
         tile_points[s].clear();
       }
     }
+  /* Folds with the same points, levels and accesses (u_vert and v_vert) share one layout, so
+   * that kernels may address them through the same column starts. */
+  layouts_.clear();
   folds_.clear();
   folds_.resize(fold_count);
-  for (int32_t f = 0; f < fold_count; ++f)
-    if (int rc = fold(folds[f], folds_[f]))
+  for (int32_t f = 0; f < fold_count; ++f) {
+    int32_t like = 0;
+    while (like < f && !detail::same_layout(folds[like], folds[f]))
+      ++like;
+    if (like < f) {
+      folds_[f].layout = folds_[like].layout;
+    } else {
+      folds_[f].layout = static_cast<int32_t>(layouts_.size());
+      layouts_.push_back(fold(folds[f]));
+    }
+    const FoldLayout &made = layout(f);
+    if (!made.folded)
+      continue;
+    const int64_t words = (made.columns * folds[f].levels * folds[f].element_bytes + 7) / 8;
+    folds_[f].storage = std::make_unique<HostArray<uint64_t>>();
+    if (int rc = folds_[f].storage->allocate(static_cast<size_t>(words)))
       return rc;
+  }
   return FUSEC_SUCCESS;
 }
 
@@ -385,7 +423,8 @@ inline int Plan::build(const Domain *domains, int32_t stages, const Dependence *
  * that first touches its point and is free again after the step that last touches it; free
  * slots are taken in the order they were freed, so a ring is as large as the most points its
  * thread has alive at once. */
-inline int Plan::fold(const Fold &fold, FoldPlan &plan) const {
+inline Plan::FoldLayout Plan::fold(const Fold &fold) const {
+  FoldLayout plan;
   constexpr int64_t kUntouched = -1;
   constexpr int32_t kOwnSlot = -2; /* touched outside the tiles, or by several threads */
   const size_t points = static_cast<size_t>(fold.points);
@@ -458,7 +497,7 @@ inline int Plan::fold(const Fold &fold, FoldPlan &plan) const {
   own_slots(&ThreadPlan::rest);
   plan.folded = !read_before_written;
   if (!plan.folded)
-    return FUSEC_SUCCESS;
+    return plan;
 
   /* Points with a slot of their own first, in point order; then each thread's ring. */
   plan.slots.assign(points, -1);
@@ -527,9 +566,7 @@ inline int Plan::fold(const Fold &fold, FoldPlan &plan) const {
       }
     plan.through.emplace_back(access.table, std::move(offsets));
   }
-  const int64_t words = (plan.columns * fold.levels * fold.element_bytes + 7) / 8;
-  plan.storage = std::make_unique<HostArray<uint64_t>>();
-  return plan.storage->allocate(static_cast<size_t>(words));
+  return plan;
 }
 
 /* Where each of `points` columns of `levels` elements starts in a full buffer of the columns
