@@ -109,8 +109,9 @@ std::optional<BlockedShape> BlockedShape::of(Value field, KernelOp kernel) {
   std::optional<unsigned> index = wavefront ? wavefront.foldIndexOf(field) : std::nullopt;
   if (!shape || !index)
     return shape;
-  // The plan gives folds of one type and the same accesses the same columns
-  // (it computes them alike), so kernels address them through the first's.
+  // Plan::build gives folds with the same points, levels and accesses one
+  // layout, so kernels address folds of one type and the same accesses
+  // through the first's column starts.
   ValueRange folds = wavefront.getFolds();
   ArrayAttr accesses = wavefront.getFoldAccesses();
   for (unsigned first = 0; first <= *index; ++first)
