@@ -27,8 +27,11 @@
  * a small storage: a point that only one thread's tiles touch gets a slot of that thread's ring,
  * free again once the last tile touching the point has run, so that the ring stays in cache; a
  * point the shared or rest phases touch keeps a slot of its own. Kernels address the temporary
- * through per-point column starts (`fold_at`, `fold_offsets`). Where some point would be read
- * before the group writes it, the fold is not made and the temporary keeps its full array.
+ * through per-point column starts (`fold_at`, `fold_offsets`). A slot holds the point's levels
+ * rounded up to a multiple of `kFoldLevelMultiple`, so that with 8-byte elements every column
+ * starts on a cache line whatever the number of levels (vector loads of a column then never
+ * straddle two lines). Where some point would be read before the group writes it, the fold is
+ * not made and the temporary keeps its full array.
  */
 #ifndef FUSEC_WAVEFRONT_H
 #define FUSEC_WAVEFRONT_H
@@ -43,6 +46,10 @@
 
 namespace fusec {
 namespace wavefront {
+
+/* A fold's slot holds its levels rounded up to a multiple of this many elements: 64 bytes of
+ * doubles. */
+constexpr int64_t kFoldLevelMultiple = 8;
 
 struct Domain {
   int32_t begin, end;
@@ -129,7 +136,7 @@ public:
   int64_t fold_ring_columns(int32_t f) const { return layout(f).ring_columns; }
 
   /* What kernels inside the plan address fold f through, or `full` where it was not made: its
-   * storage; per point, the start of its column (slot * levels, -1 where it has none); per
+   * storage; per point, the start of its column (slot * column_stride, -1 where it has none); per
    * entry of a table it is gathered through, the start of the named point's column. */
   void *fold_data(int32_t f, void *full) {
     return folded(f) ? static_cast<void *>(folds_[f].storage->data()) : full;
@@ -265,6 +272,12 @@ inline Waits collect_waits(const Domain *domains, int32_t stages, const Dependen
       }
   }
   return waits;
+}
+
+/* Elements from one slot of a fold to the next: its levels rounded up to a multiple of
+ * kFoldLevelMultiple. */
+inline int64_t column_stride(const Fold &fold) {
+  return (fold.levels + kFoldLevelMultiple - 1) / kFoldLevelMultiple * kFoldLevelMultiple;
 }
 
 /* Whether two folds have the same points, levels and accesses: the same layout (their element
@@ -410,7 +423,8 @@ inline int Plan::build(const Domain *domains, int32_t stages, const Dependence *
     const FoldLayout &made = layout(f);
     if (!made.folded)
       continue;
-    const int64_t words = (made.columns * folds[f].levels * folds[f].element_bytes + 7) / 8;
+    const int64_t words =
+        (made.columns * detail::column_stride(folds[f]) * folds[f].element_bytes + 7) / 8;
     folds_[f].storage = std::make_unique<HostArray<uint64_t>>();
     if (int rc = folds_[f].storage->allocate(static_cast<size_t>(words)))
       return rc;
@@ -546,7 +560,7 @@ inline Plan::FoldLayout Plan::fold(const Fold &fold) const {
   plan.at.assign(points, -1);
   for (size_t p = 0; p < points; ++p)
     if (plan.slots[p] >= 0)
-      plan.at[p] = plan.slots[p] * fold.levels;
+      plan.at[p] = plan.slots[p] * detail::column_stride(fold);
   for (int32_t a = 0; a < fold.count; ++a) {
     const FoldAccess &access = fold.accesses[a];
     if (access.kind != FoldAccess::Gather)
