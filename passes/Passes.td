@@ -1158,9 +1158,19 @@ def PrefetchColumns : Pass<"stn-prefetch-columns", "::mlir::ModuleOp"> {
     turbulence diagnostics 17.4 -> 12.6 ms; docs/bench.md, "Prefetching by
     rule"). How many points read a neighbour is counted on a grid of
     triangles: entries per point times the source's points per target
-    point (cells : edges : vertices = 2 : 3 : 1). A kernel's `prefetch`
-    attribute, set per stencil by a configuration, overrides the rule:
-    `false` prefetches nothing, `true` every column.
+    point (cells : edges : vertices = 2 : 3 : 1).
+
+    Columns of a temporary folded in the kernel's `stn.wavefront` are asked
+    for only where a work item of the kernel has fewer levels than the
+    wavefront's `min_levels` (an `scf.if` on a test made before the point
+    loop): with that many levels or more the group runs as a plan, and the
+    stage that writes the temporary ran on the same tile just before, so its
+    columns are in the cache; with fewer it may run as written, and they come
+    from memory (the cold pools' two levels). docs/bench.md, "Folded
+    temporaries prefetched only where the group may run as written".
+
+    A kernel's `prefetch` attribute, set per stencil by a configuration,
+    overrides the rule: `false` prefetches nothing, `true` every column.
 
     Before:
     ```mlir

@@ -8,6 +8,7 @@
 
 #include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/MapVector.h"
+#include "llvm/ADT/SetVector.h"
 
 #include <tuple>
 
@@ -226,7 +227,9 @@ struct PrefetchColumnsPass : public fusec::impl::PrefetchColumnsBase<PrefetchCol
   /// the loop over levels that reads it (inside the branches that run that
   /// loop: where no level of a point needs it, nothing is fetched). Unless
   /// `everyColumn`, leaves out the columns that more than `maxReaders` points
-  /// read: the points before this one have brought them in already.
+  /// read (the points before this one have brought them in already), and asks
+  /// for those of temporaries folded in the kernel's wavefront only where a
+  /// work item has fewer levels than the wavefront's `min_levels`.
   void prefetch(KernelOp kernel, const PointLoop &loop, ProgramValues &program,
                 SymbolTable &symbols, bool everyColumn, SmallVector<std::string> &notes) {
     Value point = loop.pointMaker->getResult(0);
@@ -260,9 +263,34 @@ struct PrefetchColumnsPass : public fusec::impl::PrefetchColumnsBase<PrefetchCol
       return true;
     };
     columns.remove_if([&](const auto &entry) { return sharedColumn(entry.first); });
+    // Columns of temporaries folded in the kernel's wavefront: when the group
+    // runs as a plan, the stage that writes them ran on the same tile just
+    // before, so they are in the cache. It runs as a plan where a work item of
+    // this kernel has min_levels levels or more; with fewer it may run as
+    // written, and their columns are asked for only then.
+    auto wavefront = kernel->getParentOfType<WavefrontOp>();
+    llvm::MapVector<Column, ColumnReads> foldedColumns;
+    if (wavefront && !everyColumn)
+      for (const auto &entry : columns)
+        if (wavefront.foldIndexOf(std::get<0>(entry.first)))
+          foldedColumns.insert(entry);
+    columns.remove_if([&](const auto &entry) { return foldedColumns.contains(entry.first); });
     for (auto &[anchor, reads] : wholeColumns)
       reads.remove_if([&](const auto &entry) { return sharedColumn(entry.first); });
     wholeColumns.remove_if([](const auto &entry) { return entry.second.empty(); });
+    if (!foldedColumns.empty()) {
+      llvm::SetVector<Value> folded;
+      for (const auto &entry : foldedColumns)
+        folded.insert(std::get<0>(entry.first));
+      std::string note;
+      llvm::raw_string_ostream os(note);
+      os << "kernel '" << kernel.getName() << "': columns of " << folded.size()
+         << " folded temporar" << (folded.size() == 1 ? "y" : "ies")
+         << " prefetched only where a work item has fewer than " << wavefront.getMinLevels()
+         << " levels (its wavefront may then run as written)";
+      if (!llvm::is_contained(notes, note))
+        notes.push_back(note);
+    }
     if (!shared.empty()) {
       std::string note;
       llvm::raw_string_ostream os(note);
@@ -277,7 +305,7 @@ struct PrefetchColumnsPass : public fusec::impl::PrefetchColumnsBase<PrefetchCol
     size_t wholeCount = 0;
     for (const auto &[anchor, reads] : wholeColumns)
       wholeCount += reads.size();
-    if (columns.empty() && wholeCount == 0)
+    if (columns.empty() && foldedColumns.empty() && wholeCount == 0)
       return;
 
     Location loc = kernel.getLoc();
@@ -308,15 +336,35 @@ struct PrefetchColumnsPass : public fusec::impl::PrefetchColumnsBase<PrefetchCol
                                               builder.create<arith::ConstantIndexOp>(loc, slot));
       return neighbor;
     };
-    if (!ahead.levelsEnd && !columns.empty())
+    if (!ahead.levelsEnd && !(columns.empty() && foldedColumns.empty()))
       ahead.levelsEnd = builder.create<arith::AddIOp>(loc, ahead.levelsBegin, ahead.run);
     // One statement per op created: the printed order does not depend on the
     // order the compiler evaluates arguments in.
-    for (const auto &[column, reads] : columns) {
-      Value neighbor = neighborOf(neighbors, column, reads.pointType);
-      Value from = shifted(ahead.levelsBegin, reads.lowest);
-      Value to = shifted(ahead.levelsEnd, reads.highest);
-      builder.create<PrefetchOp>(loc, std::get<0>(column), neighbor, from, to);
+    auto prefetchAll = [&](const llvm::MapVector<Column, ColumnReads> &reads, Neighbors &made) {
+      for (const auto &[column, read] : reads) {
+        Value neighbor = neighborOf(made, column, read.pointType);
+        Value from = shifted(ahead.levelsBegin, read.lowest);
+        Value to = shifted(ahead.levelsEnd, read.highest);
+        builder.create<PrefetchOp>(loc, std::get<0>(column), neighbor, from, to);
+      }
+    };
+    prefetchAll(columns, neighbors);
+    if (!foldedColumns.empty()) {
+      Value fewLevels;
+      {
+        OpBuilder before(loop.loop);
+        Value levels = before.create<arith::SubIOp>(loc, kernel.getLevelsEnd(),
+                                                    kernel.getLevelsBegin());
+        Value minLevels = before.create<arith::ConstantIndexOp>(loc, wavefront.getMinLevels());
+        fewLevels =
+            before.create<arith::CmpIOp>(loc, arith::CmpIPredicate::slt, levels, minLevels);
+      }
+      auto asWritten = builder.create<scf::IfOp>(loc, TypeRange(), fewLevels,
+                                                 /*withElseRegion=*/false);
+      OpBuilder::InsertionGuard guard(builder);
+      builder.setInsertionPointToStart(asWritten.thenBlock());
+      Neighbors inside = neighbors;
+      prefetchAll(foldedColumns, inside);
     }
     if (!wholeColumns.empty()) {
       // A whole column: levels 0 to nlev, nlev + 1 for half levels (the
@@ -349,21 +397,22 @@ struct PrefetchColumnsPass : public fusec::impl::PrefetchColumnsBase<PrefetchCol
     std::string note;
     llvm::raw_string_ostream os(note);
     os << "kernel '" << kernel.getName() << "': ";
-    if (!columns.empty()) {
+    size_t constantCount = columns.size() + foldedColumns.size();
+    if (constantCount > 0) {
       bool onList = ahead.run != nullptr;
-      os << columns.size() << " column(s) read at neighbours prefetched "
+      os << constantCount << " column(s) read at neighbours prefetched "
          << static_cast<int64_t>(distance) << (onList ? " run(s)" : " point(s)") << " ahead";
       if (leadLevels > 0)
         os << " (" << static_cast<int64_t>(leadLevels)
            << (onList ? " entries where more)" : " / levels where more)");
     }
     if (wholeCount > 0)
-      os << (columns.empty() ? "" : "; ") << wholeCount
+      os << (constantCount == 0 ? "" : "; ") << wholeCount
          << " column(s) read at data-dependent levels prefetched whole before their loop";
     if (!llvm::is_contained(notes, note))
       notes.push_back(note);
     numLoops++;
-    numColumns += columns.size() + wholeCount;
+    numColumns += constantCount + wholeCount;
   }
 };
 

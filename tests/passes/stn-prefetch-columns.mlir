@@ -293,6 +293,74 @@ module attributes {stn.target = "cpp", stn.layout = "columns"} {
 
 // -----
 
+// A temporary folded in the kernel's wavefront (flux: stage 0 writes it, the
+// divergence gathers it through C2E) is in the cache when the group runs as a
+// plan, which it does where a work item has min_levels levels or more: its
+// columns are prefetched only where the work item has fewer (the group may
+// then run as written, the full array from memory). vn, not folded, is
+// prefetched as ever.
+// CHECK-LABEL: kernel "divergence"
+// CHECK:      ^bb0(%[[HB:.*]]: index, %[[HE:.*]]: index, %[[KB:.*]]: index, %[[KE:.*]]: index):
+// CHECK:      arith.divsi
+// CHECK-NEXT: arith.maxsi
+// CHECK-NEXT: %[[LEVELS:.*]] = arith.subi %[[KE]], %[[KB]] : index
+// CHECK-NEXT: %[[MIN:.*]] = arith.constant 12 : index
+// CHECK-NEXT: %[[FEW:.*]] = arith.cmpi slt, %[[LEVELS]], %[[MIN]] : index
+// CHECK-NEXT: scf.for
+// CHECK:        %[[M0:.*]] = stn.neighbor %{{.*}} through @C2E
+// CHECK-NEXT:   stn.prefetch %vn[%[[M0]], %[[KB]] to %[[KE]]]
+// CHECK:        %[[M1:.*]] = stn.neighbor %{{.*}} through @C2E
+// CHECK-NEXT:   stn.prefetch %vn[%[[M1]], %[[KB]] to %[[KE]]]
+// CHECK:        %[[M2:.*]] = stn.neighbor %{{.*}} through @C2E
+// CHECK-NEXT:   stn.prefetch %vn[%[[M2]], %[[KB]] to %[[KE]]]
+// CHECK-NEXT:   scf.if %[[FEW]] {
+// CHECK-NEXT:     stn.prefetch %[[FLUX:.*]][%[[M0]], %[[KB]] to %[[KE]]]
+// CHECK-NEXT:     stn.prefetch %[[FLUX]][%[[M1]], %[[KB]] to %[[KE]]]
+// CHECK-NEXT:     stn.prefetch %[[FLUX]][%[[M2]], %[[KB]] to %[[KE]]]
+// CHECK-NEXT:   }
+// CHECK-NOT:    stn.prefetch
+// CHECK:        scf.for %{{.*}} = %[[KB]] to %[[KE]]
+module attributes {stn.target = "cpp", stn.layout = "columns"} {
+  stn.connectivity @E2C : Edge -> Cell [2]
+  stn.connectivity @C2E : Cell -> Edge [3]
+  stn.program @folded(%theta: !stn.field<Cell x K x f64> {stn.name = "theta"},
+      %vn: !stn.field<Edge x K x f64> {stn.name = "vn"},
+      %out: !stn.field<Cell x K x f64> {stn.intent = 1 : i32, stn.name = "out"},
+      %e0: i32 {stn.name = "e0"}, %e1: i32 {stn.name = "e1"},
+      %c0: i32 {stn.name = "c0"}, %c1: i32 {stn.name = "c1"}) {
+    %k0 = arith.constant 0 : i32
+    %i0 = arith.constant 0 : index
+    %n = stn.nlev : i32
+    %flux = stn.alloc {name = "flux"} : !stn.field<Edge x K x f64>
+    stn.wavefront tile(1024) min_levels(12) waits [gather<1 on 0 through @C2E>]
+        folds [%flux : !stn.field<Edge x K x f64> [write<0>, gather<1 through @C2E>]] {
+      // expected-remark @+1 {{kernel 'flux': 1 column(s) read at neighbours prefetched 4 point(s) ahead (64 / levels where more)}}
+      stn.kernel "flux" on Edge[%e0 : %e1] K[%k0 : %n] attributes {stage = 0 : i64} {
+      ^bb0(%e: !stn.point<Edge>):
+        %a = stn.neighbor %e through @E2C [%i0] : !stn.point<Edge> -> !stn.point<Cell>
+        %ta = stn.load %theta[%a, k] : !stn.field<Cell x K x f64>
+        stn.write %ta to %flux at %e : !stn.point<Edge> : f64, !stn.field<Edge x K x f64>
+      }
+      // expected-remark @+2 {{kernel 'divergence': columns of 1 folded temporary prefetched only where a work item has fewer than 12 levels (its wavefront may then run as written)}}
+      // expected-remark @+1 {{kernel 'divergence': 6 column(s) read at neighbours prefetched 4 point(s) ahead (64 / levels where more)}}
+      stn.kernel "divergence" on Cell[%c0 : %c1] K[%k0 : %n] attributes {stage = 1 : i64} {
+      ^bb0(%c: !stn.point<Cell>):
+        %s = stn.reduce sum over @C2E at %c : !stn.point<Cell> -> f64 {
+        ^bb0(%j: index, %x: !stn.point<Edge>):
+          %f = stn.load %flux[%x, k] : !stn.field<Edge x K x f64>
+          %v = stn.load %vn[%x, k] : !stn.field<Edge x K x f64>
+          %m = arith.mulf %f, %v : f64
+          stn.yield %m : f64
+        }
+        stn.write %s to %out at %c : !stn.point<Cell> : f64, !stn.field<Cell x K x f64>
+      }
+    }
+    stn.return
+  }
+}
+
+// -----
+
 // Outside the columns layout (levels are not contiguous) nothing changes.
 // CHECK-LABEL: kernel "flat"
 // CHECK-NOT:  stn.prefetch
