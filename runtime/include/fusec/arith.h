@@ -47,12 +47,16 @@ template <typename T> FUSEC_HOST_DEVICE inline T maximum(T a, T b) {
 
 /* arith.minnumf / maxnumf and min/max folds: a NaN operand loses to the other one. Where
  * C's fmin/fmax leave the choice between -0 and +0 to the library, these keep `a`, and
- * unlike a call to fmin/fmax, the selects vectorise. */
+ * unlike a call to fmin/fmax, the selects vectorise. Two selects, not one on `b < a || a != a`:
+ * GCC 12 vectorises that `||` of two comparisons only with AVX-512's mask registers, and the
+ * loop around it stays scalar for AVX2 and SSE (nabla2/Smagorinsky's `min(max(...))`). */
 template <typename T> FUSEC_HOST_DEVICE inline T minnum(T a, T b) {
-  return (b < a || a != a) ? b : a;
+  const T smaller = b < a ? b : a;
+  return a != a ? b : smaller;
 }
 template <typename T> FUSEC_HOST_DEVICE inline T maxnum(T a, T b) {
-  return (b > a || a != a) ? b : a;
+  const T larger = b > a ? b : a;
+  return a != a ? b : larger;
 }
 
 /* arith.select marked stn.blend (stn-blend-selects): the bits of `a` where `c` holds, of `b`
