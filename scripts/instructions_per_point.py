@@ -19,8 +19,11 @@ for the same flags), weighted by the instructions their loops executed.
 The counted build is the timed one (FMA contraction, fusec-bench --fma) on a host without
 AVX-512. Valgrind does not run AVX-512; on a host with it the kernels are built for AVX2
 (-mno-avx512f) with -fno-trapping-math, with which GCC vectorises nearly the loops it
-vectorises with AVX-512 (docs/bench.md, "Vectorisation"). FUSEC_BENCH_CXXFLAGS adds flags of
-one's own.
+vectorises with AVX-512 (docs/bench.md, "Vectorisation"), and, where the compiler is GCC, with
+AVX2's gathers allowed (-mtune-ctrl=use_gather...), which GCC's AMD tunings leave out for AVX2
+and use for AVX-512: without them loops reading at data-dependent levels (the steep-point
+correction) stay scalar in the counted build only. FUSEC_BENCH_CXXFLAGS adds flags of one's
+own.
 
 With --times DIR (a scripts/bench_rounds.py --out directory of the same programs and
 pipelines) it also gives the IPC each timed run achieved: the counted instructions per
@@ -58,9 +61,21 @@ def host_has_avx512():
         return any(line.startswith("flags") and " avx512f" in line for line in handle)
 
 
+GATHERS = "-mtune-ctrl=use_gather,use_gather_4parts,use_gather_2parts"
+
+
+def compiler_takes(flag):
+    """Whether fusec-bench's C++ compiler ($CXX, else c++) accepts `flag`."""
+    command = [os.environ.get("CXX", "c++"), flag, "-x", "c++", "-fsyntax-only", "-"]
+    return subprocess.run(command, input=b"", capture_output=True).returncode == 0
+
+
 def counted_flags():
-    """Flags added to the timed build so that Valgrind runs it."""
-    return "-mno-avx512f -fno-trapping-math" if host_has_avx512() else ""
+    """Flags added to the timed build so that Valgrind runs it, vectorised as the timed one."""
+    if not host_has_avx512():
+        return ""
+    return " ".join(["-mno-avx512f", "-fno-trapping-math"] +
+                    ([GATHERS] if compiler_takes(GATHERS) else []))
 
 
 def emitted_instructions(cachegrind_file, cache_dir):
