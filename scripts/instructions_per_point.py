@@ -50,8 +50,8 @@ from bench_rounds import add_program_arguments, cells_of  # noqa: E402
 from vectorization_report import RUNTIME_INCLUDE, TIMED_FLAGS, loop_verdicts  # noqa: E402
 
 # Kernels and the launch and execute functions around them: GCC may inline a kernel called
-# once into them.
-KERNEL = re.compile(r"^static (?:void|int) (\w+)\(", re.MULTILINE)
+# once into them. A long name goes to the line after `static void` (clang-format).
+KERNEL = re.compile(r"^static (?:void|int)\s+(\w+)\(", re.MULTILINE)
 
 
 def host_has_avx512():

@@ -20,7 +20,8 @@ import subprocess
 import sys
 import tempfile
 
-KERNEL = re.compile(r"^static void (\w+)\(")
+# A kernel's first line; a long name goes to the next line (clang-format).
+KERNEL = re.compile(r"^static void\s+(\w+)\(")
 TIMED_FLAGS = "-O3 -march=native -fno-math-errno -ffp-contract=fast"
 RUNTIME_INCLUDE = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "runtime",
                                "include")
@@ -32,7 +33,8 @@ def simd_loops(lines):
     loop's header to its closing brace."""
     loops, kernel = [], None
     for number, line in enumerate(lines, 1):
-        match = KERNEL.match(line)
+        wrapped = line.rstrip() == "static void" and number < len(lines)
+        match = KERNEL.match(f"{line} {lines[number]}" if wrapped else line)
         if match:
             kernel = match.group(1)
         if line.strip() != "#pragma omp simd" or kernel is None:
