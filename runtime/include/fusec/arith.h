@@ -48,8 +48,9 @@ template <typename T> FUSEC_HOST_DEVICE inline T maximum(T a, T b) {
 /* arith.minnumf / maxnumf and min/max folds: a NaN operand loses to the other one. Where
  * C's fmin/fmax leave the choice between -0 and +0 to the library, these keep `a`, and
  * unlike a call to fmin/fmax, the selects vectorise. Two selects, not one on `b < a || a != a`:
- * GCC 12 vectorises that `||` of two comparisons only with AVX-512's mask registers, and the
- * loop around it stays scalar for AVX2 and SSE (nabla2/Smagorinsky's `min(max(...))`). */
+ * with -fno-trapping-math GCC 12 vectorises that `||` of two comparisons only with AVX-512's
+ * mask registers, and for AVX2 the loop around it stayed scalar (nabla2/Smagorinsky's
+ * `min(max(...))` in scripts/instructions_per_point.py's build). */
 template <typename T> FUSEC_HOST_DEVICE inline T minnum(T a, T b) {
   const T smaller = b < a ? b : a;
   return a != a ? b : smaller;
