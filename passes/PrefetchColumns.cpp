@@ -37,10 +37,12 @@ struct ColumnReads {
 using WholeColumns = llvm::MapVector<Column, Type>;
 /// The point whose columns a loop asks for, the first level to ask for there
 /// and the last (or, on a list, the levels of this entry's run after the
-/// first), and where the ops that made them end.
+/// first), and where the ops that made them end; the work item's number of
+/// levels where it was made before the loop (null otherwise).
 struct Ahead {
   Value point, levelsBegin, levelsEnd, run;
   OpBuilder::InsertPoint after;
+  Value levelCount;
 };
 /// A loop over a kernel's points: the loop (`scf.for` over a domain's points
 /// or a list's entries, `scf.while` over a list's runs), its body, the index
@@ -175,9 +177,10 @@ struct PrefetchColumnsPass : public fusec::impl::PrefetchColumnsBase<PrefetchCol
     Value one = builder.create<arith::ConstantIndexOp>(loc, 1);
     Value last = builder.create<arith::SubIOp>(loc, end, one);
     Value ahead = builder.create<arith::ConstantIndexOp>(loc, distance);
+    Value levelCount;
     if (leadLevels > 0) {
-      Value levels = builder.create<arith::MaxSIOp>(
-          loc, builder.create<arith::SubIOp>(loc, levelsEnd, levelsBegin), one);
+      levelCount = builder.create<arith::SubIOp>(loc, levelsEnd, levelsBegin);
+      Value levels = builder.create<arith::MaxSIOp>(loc, levelCount, one);
       Value lead = builder.create<arith::DivSIOp>(
           loc, builder.create<arith::ConstantIndexOp>(loc, leadLevels), levels);
       ahead = builder.create<arith::MaxSIOp>(loc, ahead, lead);
@@ -186,7 +189,7 @@ struct PrefetchColumnsPass : public fusec::impl::PrefetchColumnsBase<PrefetchCol
     Value after = builder.create<arith::AddIOp>(loc, loop.index, ahead);
     Value next = builder.create<arith::MinSIOp>(loc, after, last);
     Value nextPoint = builder.create<PointAtOp>(loc, pointType, next);
-    return {nextPoint, levelsBegin, levelsEnd, Value(), builder.saveInsertionPoint()};
+    return {nextPoint, levelsBegin, levelsEnd, Value(), builder.saveInsertionPoint(), levelCount};
   }
 
   /// The point ahead of a loop over a list's entries and the levels to
@@ -353,8 +356,10 @@ struct PrefetchColumnsPass : public fusec::impl::PrefetchColumnsBase<PrefetchCol
       Value fewLevels;
       {
         OpBuilder before(loop.loop);
-        Value levels = before.create<arith::SubIOp>(loc, kernel.getLevelsEnd(),
-                                                    kernel.getLevelsBegin());
+        Value levels = ahead.levelCount;
+        if (!levels)
+          levels = before.create<arith::SubIOp>(loc, kernel.getLevelsEnd(),
+                                                kernel.getLevelsBegin());
         Value minLevels = before.create<arith::ConstantIndexOp>(loc, wavefront.getMinLevels());
         fewLevels =
             before.create<arith::CmpIOp>(loc, arith::CmpIPredicate::slt, levels, minLevels);

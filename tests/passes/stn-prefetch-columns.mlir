@@ -298,12 +298,13 @@ module attributes {stn.target = "cpp", stn.layout = "columns"} {
 // plan, which it does where a work item has min_levels levels or more: its
 // columns are prefetched only where the work item has fewer (the group may
 // then run as written, the full array from memory). vn, not folded, is
-// prefetched as ever.
+// prefetched as ever. The test reuses the work item's level count that the
+// distance ahead was computed from.
 // CHECK-LABEL: kernel "divergence"
 // CHECK:      ^bb0(%[[HB:.*]]: index, %[[HE:.*]]: index, %[[KB:.*]]: index, %[[KE:.*]]: index):
+// CHECK:      %[[LEVELS:.*]] = arith.subi %[[KE]], %[[KB]] : index
 // CHECK:      arith.divsi
 // CHECK-NEXT: arith.maxsi
-// CHECK-NEXT: %[[LEVELS:.*]] = arith.subi %[[KE]], %[[KB]] : index
 // CHECK-NEXT: %[[MIN:.*]] = arith.constant 12 : index
 // CHECK-NEXT: %[[FEW:.*]] = arith.cmpi slt, %[[LEVELS]], %[[MIN]] : index
 // CHECK-NEXT: scf.for
