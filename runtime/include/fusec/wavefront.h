@@ -558,9 +558,10 @@ inline Plan::FoldLayout Plan::fold(const Fold &fold) const {
   plan.columns = next;
   plan.ring_columns = next - own;
   plan.at.assign(points, -1);
+  const int64_t stride = detail::column_stride(fold);
   for (size_t p = 0; p < points; ++p)
     if (plan.slots[p] >= 0)
-      plan.at[p] = plan.slots[p] * detail::column_stride(fold);
+      plan.at[p] = plan.slots[p] * stride;
   for (int32_t a = 0; a < fold.count; ++a) {
     const FoldAccess &access = fold.accesses[a];
     if (access.kind != FoldAccess::Gather)
