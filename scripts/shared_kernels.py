@@ -176,7 +176,8 @@ def main():
           f"(now {duration(own_var)}, {own_var / budget:.2f}x that)")
     common_names = {name for name, _ in common}
     own_bytes = [traffic for name, (_, traffic) in var_kernels.items() if name not in common_names]
-    copy = report["run"].get("copy", {}).get("bandwidth_bytes_per_second")
+    copy = report["run"].get("limit_bandwidth_bytes_per_second",
+                             report["run"].get("copy", {}).get("bandwidth_bytes_per_second"))
     if own_bytes and None not in own_bytes and copy:
         total = sum(own_bytes)
         print(f"  the rest moves {total / 1e6:,.1f} MB: {total / budget / 1e9:.1f} GB/s in that time "

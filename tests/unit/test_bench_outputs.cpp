@@ -4,6 +4,7 @@
 #include "MemoryLimit.h"
 #include "OpenAccTimers.h"
 #include "Report.h"
+#include "ReportTables.h"
 #include "bench_parameters.h"
 
 #include "fusec/grid_generator.h"
@@ -128,4 +129,45 @@ TEST_CASE("speed-up, bandwidth, limit and the step come from the medians", "[ben
   report.programs[0].variants[0].verdict = Verdict::Fail;
   CHECK_FALSE(figuresOf(report, report.programs[0], "fuse-all"));
   CHECK_FALSE(stepFiguresOf(report, "fuse-all"));
+}
+
+TEST_CASE("the limit is the faster of the copies before and after the programs",
+          "[bench][outputs]") {
+  auto copyAt = [](double seconds) {
+    CopyBandwidth copy;
+    copy.bytesPerCopy = 8'000'000;
+    copy.time = summarizeTimes({seconds});
+    return copy;
+  };
+  VariantResult fused;
+  fused.variant = "fuse-all";
+  fused.samples = {0.001};
+  fused.time = summarizeTimes(fused.samples);
+  BenchReport report;
+  report.variants = {"fuse-all"};
+  report.programs = {ProgramResult{"p", "", "", 2'000'000, {fused}}};
+  CHECK_FALSE(report.limitBandwidth());
+  CHECK(copyAfterText(report).empty());
+
+  report.copy = copyAt(0.002); // 4 GB/s
+  CHECK(*report.limitBandwidth() == Approx(4e9));
+  CHECK_FALSE(report.copyChange());
+  CHECK(copyAfterText(report).empty());
+
+  // The machine got faster during the run: time/limit is measured against the faster copy.
+  report.copyAfter = copyAt(0.001); // 8 GB/s
+  CHECK(*report.limitBandwidth() == Approx(8e9));
+  CHECK(*report.copyChange() == Approx(2.0));
+  CHECK(*figuresOf(report, report.programs[0], "fuse-all")->timeOverLimit == Approx(4.0));
+  CHECK(copyAfterText(report) ==
+        "copy kernel after the programs: 8 GB/s, before them 4 GB/s; time/limit uses the "
+        "faster. The machine's memory bandwidth changed by 100% during the run: a program's "
+        "variants ran interleaved and compare with each other, its time/limit may not hold "
+        "for the whole run");
+
+  // Slower afterwards, within the spread of copies: the first copy stays the limit, no warning.
+  report.copyAfter = copyAt(0.0021);
+  CHECK(*report.limitBandwidth() == Approx(4e9));
+  CHECK(copyAfterText(report) == "copy kernel after the programs: 3.81 GB/s, before them 4 GB/s; "
+                                 "time/limit uses the faster");
 }

@@ -71,7 +71,7 @@ private:
     return false;
   }
   void compileVariants();
-  void measureCopy();
+  void measureCopy(std::optional<CopyBandwidth> &into);
   ProgramResult runProgram(const ProgramSignature &program);
   bool writeFiles();
 
@@ -104,7 +104,7 @@ void Comparison::compileVariants() {
 }
 
 /// The copy kernel of the first compiled library, when times are taken.
-void Comparison::measureCopy() {
+void Comparison::measureCopy(std::optional<CopyBandwidth> &into) {
   if (options.repeat == 0)
     return;
   for (const auto &variant : variants) {
@@ -112,7 +112,7 @@ void Comparison::measureCopy() {
       continue;
     Result<CopyBandwidth> copy = measureCopyBandwidth(*variant->library, options.repeat);
     if (copy)
-      report.copy = *copy;
+      into = *copy;
     else
       fail(copy.error() + " (no memory-bandwidth limit in this report)");
     return;
@@ -181,7 +181,7 @@ int Comparison::run() {
   progress.expect(static_cast<unsigned>(options.pipelines.size() +
                                         programs * (1 + options.pipelines.size())));
   compileVariants();
-  measureCopy();
+  measureCopy(report.copy);
 
   progress.clear();
   printHeader(report, out);
@@ -190,6 +190,9 @@ int Comparison::run() {
     progress.clear();
     printProgram(report, report.programs.back(), out);
   }
+  // Again after the programs: a shared machine's bandwidth can change during a long run.
+  if (report.copy)
+    measureCopy(report.copyAfter);
   progress.clear();
   printComparison(report, out);
   printSummary(report, out);

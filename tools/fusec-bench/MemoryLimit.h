@@ -8,6 +8,8 @@
 // b[i] = a[i] on two arrays of kCopyElements doubles (128 MiB each), counted as
 // 2 x 128 MiB per copy (STREAM's convention: write-allocate traffic not
 // counted), best of the timed copies (STREAM reports the best rate too).
+// fusec-bench copies before and after the programs and takes the faster
+// (BenchReport::limitBandwidth).
 //
 //===----------------------------------------------------------------------===//
 

@@ -44,6 +44,23 @@ const std::string &BenchReport::baseline() const {
   return variants.front();
 }
 
+std::optional<double> BenchReport::limitBandwidth() const {
+  double fastest = 0.0;
+  for (const std::optional<CopyBandwidth> &measured : {copy, copyAfter})
+    if (measured)
+      fastest = std::max(fastest, measured->bytesPerSecond());
+  if (fastest <= 0)
+    return std::nullopt;
+  return fastest;
+}
+
+std::optional<double> BenchReport::copyChange() const {
+  if (!copy || !copyAfter || copy->bytesPerSecond() <= 0 || copyAfter->bytesPerSecond() <= 0)
+    return std::nullopt;
+  double before = copy->bytesPerSecond(), after = copyAfter->bytesPerSecond();
+  return std::max(before, after) / std::min(before, after);
+}
+
 std::optional<VariantFigures> figuresOf(const BenchReport &report, const ProgramResult &program,
                                         const std::string &variant) {
   const VariantResult *result = program.variant(variant);
@@ -54,11 +71,10 @@ std::optional<VariantFigures> figuresOf(const BenchReport &report, const Program
   if (const VariantResult *baseline = program.variant(report.baseline());
       baseline && baseline->timed() && figures.median > 0)
     figures.speedup = baseline->time.median / figures.median;
-  if (report.copy && program.compulsoryBytes > 0 && figures.median > 0) {
+  std::optional<double> limit = report.limitBandwidth();
+  if (limit && program.compulsoryBytes > 0 && figures.median > 0) {
     figures.bandwidth = double(program.compulsoryBytes) / figures.median;
-    figures.timeOverLimit = *figures.bandwidth > 0
-                                ? report.copy->bytesPerSecond() / *figures.bandwidth
-                                : 0.0;
+    figures.timeOverLimit = *figures.bandwidth > 0 ? *limit / *figures.bandwidth : 0.0;
   }
   return figures;
 }
@@ -68,8 +84,8 @@ std::optional<KernelFigures> figuresOf(const BenchReport &report, const KernelRe
     return std::nullopt;
   KernelFigures figures;
   figures.bandwidth = double(kernel.bytesPerCall) / kernel.time.median;
-  if (report.copy && report.copy->bytesPerSecond() > 0)
-    figures.timeOverLimit = report.copy->bytesPerSecond() / figures.bandwidth;
+  if (std::optional<double> limit = report.limitBandwidth())
+    figures.timeOverLimit = *limit / figures.bandwidth;
   return figures;
 }
 
@@ -395,6 +411,23 @@ std::string stepUncoveredText(const BenchReport &report) {
                    describeCounts(report.step->uncovered);
 }
 
+std::string copyAfterText(const BenchReport &report) {
+  if (!report.copy || !report.copyAfter)
+    return "";
+  std::string text = "copy kernel after the programs: " +
+                     formatNumber("%.3g", report.copyAfter->bytesPerSecond() / 1e9) +
+                     " GB/s, before them " +
+                     formatNumber("%.3g", report.copy->bytesPerSecond() / 1e9) +
+                     " GB/s; time/limit uses the faster";
+  // Beyond the spread of one machine's copies: its memory bandwidth changed mid-run.
+  if (std::optional<double> change = report.copyChange(); change && *change > 1.15)
+    text += ". The machine's memory bandwidth changed by " +
+            formatNumber("%.0f", (*change - 1) * 100) +
+            "% during the run: a program's variants ran interleaved and compare with each other, "
+            "its time/limit may not hold for the whole run";
+  return text;
+}
+
 void printComparison(const BenchReport &report, llvm::raw_ostream &os) {
   if (report.run.repeat == 0)
     return;
@@ -403,6 +436,8 @@ void printComparison(const BenchReport &report, llvm::raw_ostream &os) {
     os << "; MB read and written at least once, achieved GB/s, and time over that traffic at the "
           "copy kernel's bandwidth";
   os << "\n";
+  if (std::string after = copyAfterText(report); !after.empty())
+    os << after << "\n";
   printTable(comparisonRows(report), 2, os);
   if (report.step) {
     os << "\nwhole step " << report.step->step << ": " << stepCallsText(report) << "\n";

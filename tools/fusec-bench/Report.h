@@ -94,7 +94,8 @@ struct BenchReport {
   RunDescription run;
   std::vector<std::string> variants;
   std::vector<ProgramResult> programs;
-  std::optional<CopyBandwidth> copy;  // compiled backends
+  std::optional<CopyBandwidth> copy;       // compiled backends, before the programs
+  std::optional<CopyBandwidth> copyAfter;  // the same copy again, after the programs
   std::optional<StepStructure> step;  // when the step program ran
   std::optional<OpenAccTimers> openacc;
 
@@ -102,6 +103,11 @@ struct BenchReport {
   const ProgramResult *program(const std::string &name) const;
   /// What speed-ups are measured against: `none` when it ran, else the first variant.
   const std::string &baseline() const;
+  /// The memory-bandwidth limit, bytes per second: the faster of the copies before and after
+  /// the programs (STREAM's best rate; the machine's bandwidth may change during a run).
+  std::optional<double> limitBandwidth() const;
+  /// How many times faster the faster copy ran than the slower, when both ran.
+  std::optional<double> copyChange() const;
 };
 
 /// The numbers derived from one program's result in one variant.

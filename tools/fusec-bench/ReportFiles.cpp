@@ -120,12 +120,18 @@ Status writeJsonReport(const BenchReport &report, const std::string &path) {
     description["reference"] = run.reference;
   if (run.timedWithFma)
     description["timed_with_fma"] = true;
+  auto copyObject = [](const CopyBandwidth &copy) {
+    return llvm::json::Object{{"bytes_per_copy", static_cast<int64_t>(copy.bytesPerCopy)},
+                              {"bandwidth_bytes_per_second", copy.bytesPerSecond()},
+                              {"min", copy.time.min},
+                              {"median", copy.time.median}};
+  };
   if (report.copy)
-    description["copy"] = llvm::json::Object{
-        {"bytes_per_copy", static_cast<int64_t>(report.copy->bytesPerCopy)},
-        {"bandwidth_bytes_per_second", report.copy->bytesPerSecond()},
-        {"min", report.copy->time.min},
-        {"median", report.copy->time.median}};
+    description["copy"] = copyObject(*report.copy);
+  if (report.copyAfter)
+    description["copy_after"] = copyObject(*report.copyAfter);
+  if (std::optional<double> limit = report.limitBandwidth())
+    description["limit_bandwidth_bytes_per_second"] = *limit;
   llvm::json::Object metrics;
   llvm::json::Array variantNames;
   for (const std::string &variant : report.variants) {
@@ -223,6 +229,8 @@ Status writeMarkdownReport(const BenchReport &report, const std::string &path) {
   if (report.copy)
     os << " Copy kernel: " << formatNumber("%.3g", report.copy->bytesPerSecond() / 1e9)
        << " GB/s.";
+  if (std::string after = copyAfterText(report); !after.empty())
+    os << " The " << after << ".";
   os << "\n\n## Programs\n\nMedian time, speed-up against `" << report.baseline() << "`";
   if (report.copy)
     os << ", MB read and written at least once, achieved GB/s, and time over that traffic at the "

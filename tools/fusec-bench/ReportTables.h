@@ -27,6 +27,8 @@ TableRows openAccRows(const BenchReport &report);
 std::string stepCallsText(const BenchReport &report);
 /// The step's applications no program of the run computes; empty when none.
 std::string stepUncoveredText(const BenchReport &report);
+/// The copy kernel measured again after the programs, against the first; empty without both.
+std::string copyAfterText(const BenchReport &report);
 
 /// A fixed-width text table: the first row is the header; columns after the
 /// first `leftColumns` are right-aligned.

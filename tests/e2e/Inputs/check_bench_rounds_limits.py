@@ -1,4 +1,5 @@
-"""Checks bench_rounds.py's summary: each configuration's time/limit uses that run's bytes."""
+"""Checks bench_rounds.py's summary: each configuration's time/limit uses that run's bytes and
+bandwidth limit."""
 import json
 import math
 import os
@@ -9,7 +10,11 @@ summary = json.load(open(os.path.join(out, "summary.json")))
 moved = {}
 for inputs in ("realistic", "random"):
     report = json.load(open(os.path.join(out, f"round0-1t-{inputs}.json")))
-    bandwidth = report["run"]["copy"]["bandwidth_bytes_per_second"]
+    run = report["run"]
+    # fusec-bench's limit: the faster of its copies before and after the programs.
+    bandwidth = max(run[copy]["bandwidth_bytes_per_second"] for copy in ("copy", "copy_after"))
+    if not math.isclose(run["limit_bandwidth_bytes_per_second"], bandwidth, rel_tol=1e-12):
+        sys.exit(f"{inputs}: the report's limit is not the faster copy")
     moved[inputs] = report["comparison"][program]["compulsory_bytes"]
     row = summary[f"1t-{inputs}"][program]
     expected = row["median"]["none"] / (moved[inputs] / bandwidth)
