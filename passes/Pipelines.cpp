@@ -103,6 +103,20 @@ bool isKernelFormPass(llvm::StringRef element) {
 
 } // namespace
 
+std::string fuseAllPipeline(llvm::StringRef mapFusionOptions, bool mergeVertical,
+                            int64_t wavefrontTile) {
+  // buildFuseAll and buildFuseAllKernelForm, in order (a unit test compares the two).
+  std::string pipeline = "stn-remove-redundant-arrays,stn-fuse-across-lists,stn-split-applies,"
+                         "stn-map-fusion" +
+                         mapFusionOptions.str() + (mergeVertical ? ",stn-merge-vertical" : "") +
+                         ",stn-remove-redundant-arrays,canonicalize,cse,stn-narrow-level-range,"
+                         "canonicalize,stn-uniform-if,cse,stn-column-order,stn-sink-to-stores,"
+                         "stn-wavefront";
+  if (wavefrontTile > 0)
+    pipeline += "{tile=" + std::to_string(wavefrontTile) + "}";
+  return pipeline;
+}
+
 /// Splits a textual pipeline at the commas outside pass options.
 static llvm::SmallVector<llvm::StringRef> splitPipelineElements(llvm::StringRef spec) {
   llvm::SmallVector<llvm::StringRef> elements;

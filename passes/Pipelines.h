@@ -29,6 +29,14 @@ void setColumnsLayout(mlir::ModuleOp module);
 mlir::LogicalResult buildOptimisationPipeline(mlir::OpPassManager &pm, llvm::StringRef spec,
                                               std::string &error);
 
+/// fuse-all as a textual pipeline that runs what `fuse-all` runs, with
+/// `mapFusionOptions` on its map fusion (`{bytes-weight=2}`), without vertical
+/// merging unless `mergeVertical`, and with `wavefrontTile` points per tile of
+/// its wavefronts (0: the pass's default): the variants `fusec-bench
+/// --autotune` tries keep every other pass of fuse-all.
+std::string fuseAllPipeline(llvm::StringRef mapFusionOptions = "", bool mergeVertical = true,
+                            int64_t wavefrontTile = 0);
+
 /// Adds the lowering from program level to kernel form, then the kernel-form
 /// passes of the optimisation pipeline `spec` (fuse-all's `stn-wavefront`, or
 /// one a pass list names); `spec` was checked by buildOptimisationPipeline.

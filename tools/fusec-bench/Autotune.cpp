@@ -8,6 +8,7 @@
 
 #include "ir/StnOps.h"
 #include "passes/PipelineConfig.h"
+#include "passes/Pipelines.h"
 
 #include "mlir/IR/SymbolTable.h"
 #include "llvm/ADT/StringExtras.h"
@@ -21,26 +22,9 @@ namespace fusec::bench {
 
 namespace {
 
-/// fuse-all's passes with map fusion's options, for the pipeline candidates.
-std::string fuseAllWith(const std::string &mapFusionOptions, bool mergeVertical) {
-  return "stn-remove-redundant-arrays,stn-map-fusion" + mapFusionOptions +
-         (mergeVertical ? ",stn-merge-vertical" : "") +
-         ",stn-remove-redundant-arrays,canonicalize,cse,stn-narrow-level-range,canonicalize,"
-         "stn-uniform-if,stn-sink-to-stores";
-}
-
-/// The pipelines tried on a program that starts with `start`: fuse-all (for a program
-/// whose top-level entry picked another one), none and fuse-all's variants.
-std::vector<std::string> pipelineCandidates(const std::string &start) {
-  std::vector<std::string> candidates;
-  for (std::string pipeline :
-       {std::string("fuse-all"), std::string("none"), fuseAllWith("{bytes-weight=2}", true),
-        fuseAllWith("{bytes-weight=32}", true), fuseAllWith("{gather-weight=2}", true),
-        fuseAllWith("", false)})
-    if (pipeline != start)
-      candidates.push_back(pipeline);
-  return candidates;
-}
+/// Points per tile of fuse-all's wavefronts tried next to the pass's default (1,024): the best
+/// tile differs between hosts (docs/bench.md, "A host that is bound by memory").
+constexpr int64_t kWavefrontTiles[] = {256, 2048};
 
 constexpr int64_t kKblocks[] = {2, 4, 8};
 constexpr int64_t kHblocks[] = {64, 256, 512};
@@ -208,7 +192,8 @@ void Autotuner::tune(const ProgramSignature &signature) {
     }
   const std::string &startPipeline = baseline.pipelineFor(name);
   std::vector<std::string> pipelines;
-  for (const std::string &pipeline : pipelineCandidates(startPipeline))
+  bool wavefronts = target == ConfigTarget::Cpp && options.columnsLayout;
+  for (const std::string &pipeline : pipelineCandidates(startPipeline, wavefronts))
     pipelines.push_back("pipeline " + pipeline);
   // Per own stencil on the C++ backend: split_gathers, and prefetch in the columns layout.
   size_t perStencil = target != ConfigTarget::Cpp ? 0 : options.columnsLayout ? 2 : 1;
@@ -439,6 +424,23 @@ int Autotuner::run() {
 }
 
 } // namespace
+
+std::vector<std::string> pipelineCandidates(const std::string &start, bool wavefronts) {
+  std::vector<std::string> candidates;
+  std::vector<std::string> pipelines = {"fuse-all",
+                                        "none",
+                                        fuseAllPipeline("{bytes-weight=2}"),
+                                        fuseAllPipeline("{bytes-weight=32}"),
+                                        fuseAllPipeline("{gather-weight=2}"),
+                                        fuseAllPipeline("", /*mergeVertical=*/false)};
+  if (wavefronts)
+    for (int64_t tile : kWavefrontTiles)
+      pipelines.push_back(fuseAllPipeline("", /*mergeVertical=*/true, tile));
+  for (const std::string &pipeline : pipelines)
+    if (pipeline != start)
+      candidates.push_back(pipeline);
+  return candidates;
+}
 
 int runAutotune(const BenchOptions &options, llvm::raw_ostream &out, llvm::raw_ostream &errs) {
   return Autotuner(options, out, errs).run();

@@ -38,11 +38,19 @@
 
 #include "llvm/Support/raw_ostream.h"
 
+#include <string>
+#include <vector>
+
 namespace fusec::bench {
 
 /// Runs the search; the table goes to `out`, notes and errors to `errs`.
 /// Returns the exit status (1 on any error).
 int runAutotune(const BenchOptions &options, llvm::raw_ostream &out, llvm::raw_ostream &errs);
+
+/// The pipelines the search tries on a program that starts with `start`: fuse-all, none and
+/// fuse-all's variants, each with every other pass of fuse-all; with `wavefronts` (the C++
+/// backend in the columns layout) also fuse-all with other wavefront tiles.
+std::vector<std::string> pipelineCandidates(const std::string &start, bool wavefronts);
 
 } // namespace fusec::bench
 
