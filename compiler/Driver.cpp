@@ -12,7 +12,6 @@
 #include "mlir/IR/MLIRContext.h"
 #include "mlir/IR/Verifier.h"
 #include "mlir/Pass/PassManager.h"
-#include "mlir/Transforms/Passes.h"
 
 #include "llvm/ADT/StringSwitch.h"
 #include "llvm/Support/CommandLine.h"
@@ -74,19 +73,9 @@ static bool writeOutput(llvm::StringRef path, llvm::StringRef text, llvm::raw_os
   return true;
 }
 
-/// Textual pipelines (`-O 'stn-map-fusion,cse'`) name registered passes.
-static void registerPassesOnce() {
-  static const bool registered = [] {
-    registerFusecPasses();
-    mlir::registerCanonicalizerPass();
-    mlir::registerCSEPass();
-    return true;
-  }();
-  (void)registered;
-}
-
 int fusec::compile(const CompileOptions &options, llvm::raw_ostream &errs) {
-  registerPassesOnce();
+  // Textual pipelines (`-O 'stn-map-fusion,cse'`) name registered passes.
+  registerPipelinePasses();
   std::optional<EmitKind> emit = options.emit ? options.emit : inferEmitKind(options.outputPath);
   if (!emit) {
     errs << "fusec: error: cannot tell what to emit from '" << options.outputPath

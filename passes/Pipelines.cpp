@@ -358,6 +358,16 @@ LogicalResult runPipelines(ModuleOp module, const PipelineConfig &config, bool l
   return success();
 }
 
+void registerPipelinePasses() {
+  static const bool registered = [] {
+    registerFusecPasses();
+    registerCanonicalizerPass();
+    registerCSEPass();
+    return true;
+  }();
+  (void)registered;
+}
+
 void registerFusecPasses() {
   registerStnPasses();
   for (const NamedPipeline &pipeline : kNamedPipelines)

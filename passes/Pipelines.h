@@ -59,6 +59,10 @@ mlir::LogicalResult runPipelines(mlir::ModuleOp module, const PipelineConfig &co
 /// Registers every fusec pass and named pipeline (for fusec-opt).
 void registerFusecPasses();
 
+/// Registers, once, every pass a textual pipeline may name: fusec's (as
+/// registerFusecPasses) and MLIR's `canonicalize` and `cse`.
+void registerPipelinePasses();
+
 } // namespace fusec
 
 #endif // FUSEC_PASSES_PIPELINES_H

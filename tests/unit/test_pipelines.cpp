@@ -4,7 +4,6 @@
 
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/Pass/PassManager.h"
-#include "mlir/Transforms/Passes.h"
 
 #include <catch2/catch.hpp>
 
@@ -14,10 +13,7 @@ namespace {
 
 /// The passes `spec` adds before and after the kernel lowering, as MLIR prints them.
 std::string passesOf(const std::string &spec) {
-  // As the drivers do: fusec's passes and the two of MLIR's that pipelines name.
-  static const bool registered = (fusec::registerFusecPasses(), mlir::registerCanonicalizerPass(),
-                                  mlir::registerCSEPass(), true);
-  (void)registered;
+  fusec::registerPipelinePasses();
   mlir::OpPassManager optimisation(mlir::ModuleOp::getOperationName());
   mlir::OpPassManager kernelForm(mlir::ModuleOp::getOperationName());
   std::string error;

@@ -13,7 +13,6 @@
 
 #include "passes/Pipelines.h"
 
-#include "mlir/Transforms/Passes.h"
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/Process.h"
 
@@ -203,19 +202,9 @@ int Comparison::run() {
 
 } // namespace
 
-void registerBenchPasses() {
-  // Textual pipelines (`stn-map-fusion+cse`) name passes through MLIR's registry.
-  static const bool registered = [] {
-    registerFusecPasses();
-    mlir::registerCanonicalizerPass();
-    mlir::registerCSEPass();
-    return true;
-  }();
-  (void)registered;
-}
-
 int runBench(const BenchOptions &options, llvm::raw_ostream &out, llvm::raw_ostream &errs) {
-  registerBenchPasses();
+  // Textual pipelines (`stn-map-fusion+cse`) name passes through MLIR's registry.
+  registerPipelinePasses();
   if (options.pipelines.empty() || llvm::is_contained(options.pipelines, "")) {
     errs << "fusec-bench: error: --pipelines needs a comma-separated list of pipelines\n";
     return 1;

@@ -122,9 +122,6 @@ PipelineConfig resolveForBackend(const PipelineConfig &config, Backend backend);
 /// Splits a --pipelines or --programs value at the commas outside braces.
 std::vector<std::string> splitList(const std::string &text);
 
-/// Registers the passes that textual pipelines (`stn-map-fusion+cse`) name.
-void registerBenchPasses();
-
 /// Runs the whole benchmark (or, with `autotune`, the search). The report goes
 /// to `out`; errors, notes and the progress bar to `errs`. Returns the exit
 /// status: 0 when every variant of every program verified, 1 otherwise (and

@@ -7,6 +7,8 @@
 #include "Session.h"
 #include "StepWeights.h"
 
+#include "passes/Pipelines.h"
+
 #include "fusec/grid_generator.h"
 
 #include "llvm/ADT/STLExtras.h"
@@ -515,7 +517,7 @@ int Packer::run() {
 } // namespace
 
 int runPack(const PackOptions &options, llvm::raw_ostream &out, llvm::raw_ostream &errs) {
-  registerBenchPasses();
+  registerPipelinePasses();
   return Packer(options, out, errs).run();
 }
 

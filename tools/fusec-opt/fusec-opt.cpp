@@ -5,15 +5,12 @@
 
 #include "mlir/IR/DialectRegistry.h"
 #include "mlir/Tools/mlir-opt/MlirOptMain.h"
-#include "mlir/Transforms/Passes.h"
 
 int main(int argc, char **argv) {
   mlir::DialectRegistry registry;
   registry.insert<fusec::stn::StnDialect, mlir::arith::ArithDialect, mlir::math::MathDialect,
                   mlir::scf::SCFDialect>();
-  mlir::registerCanonicalizerPass();
-  mlir::registerCSEPass();
-  fusec::registerFusecPasses();
+  fusec::registerPipelinePasses();
   return mlir::asMainReturnCode(
       mlir::MlirOptMain(argc, argv, "fusec optimiser driver\n", registry));
 }
