@@ -874,7 +874,13 @@ def UnswitchMissingNeighbors : Pass<"stn-unswitch-missing-neighbors", "::mlir::M
     In the columns layout's loop form the simd loop runs over a point's levels
     inside a loop over points, and the point's lookups sit before it (hoisted):
     there the body of the loop over points gets the copy, under a test of the
-    point's own row (`stn.table_complete @T[%h, %h + 1]`).
+    point's own row (`stn.table_complete @T[%h, %h + 1]`). A list kernel's
+    loop there visits a run of entries (one point, consecutive levels) per
+    iteration: its work after `stn.list_point` (lookups and the simd loop)
+    gets the copy under a test of the entry's row. Where GCC's tuning avoids
+    gather instructions (Sapphire Rapids) it emulates gathers, but not masked
+    ones: a guarded read at data-dependent levels (the steep-point
+    correction) keeps the loop scalar, the copy vectorises.
 
     Before:
     ```mlir

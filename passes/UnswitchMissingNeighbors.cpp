@@ -6,6 +6,7 @@
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/IR/IRMapping.h"
+#include "llvm/ADT/SetVector.h"
 
 #include <map>
 
@@ -48,13 +49,11 @@ void takePresentSides(Region &copy) {
   }
 }
 
-GuardedLookups guardedLookupsOf(scf::ForOp loop) {
+/// The lookups in `block` through `skip` tables at the points `isOwn` accepts.
+GuardedLookups guardedLookupsIn(Block *block, function_ref<bool(Value)> isOwn) {
   GuardedLookups found;
-  Value point = loop.getInductionVar();
-  // Lookups at the points of the loop (point loops of both orders).
-  loop.getBody()->walk([&](NeighborOp neighbor) {
-    auto at = neighbor.getPoint().getDefiningOp<PointAtOp>();
-    if (!at || at.getIndex() != point || neighbor.getPresent())
+  block->walk([&](NeighborOp neighbor) {
+    if (!isOwn(neighbor.getPoint()) || neighbor.getPresent())
       return;
     ConnectivityOp conn = lookupConnectivity(neighbor, neighbor.getConnAttr());
     if (!conn || !conn.getSkip())
@@ -65,12 +64,41 @@ GuardedLookups guardedLookupsOf(scf::ForOp loop) {
   return found;
 }
 
+GuardedLookups guardedLookupsOf(scf::ForOp loop) {
+  Value index = loop.getInductionVar();
+  // Lookups at the points of the loop (point loops of both orders).
+  return guardedLookupsIn(loop.getBody(), [&](Value point) {
+    auto at = point.getDefiningOp<PointAtOp>();
+    return at && at.getIndex() == index;
+  });
+}
+
+/// The entry of a list kernel's loop in the columns layout (the `do` block of
+/// the `scf.while` over its entries), when the block vectorises over the
+/// entry's levels; else null.
+ListPointOp columnsListEntry(scf::WhileOp loop) {
+  Block &body = loop.getAfter().front();
+  auto entries = body.getOps<ListPointOp>();
+  if (entries.empty())
+    return {};
+  bool vectorisedInside = false;
+  body.walk([&](scf::ForOp inner) { vectorisedInside |= inner->hasAttr(StnDialect::kSimdAttr); });
+  return vectorisedInside ? *entries.begin() : ListPointOp();
+}
+
 struct UnswitchMissingNeighborsPass
     : public fusec::impl::UnswitchMissingNeighborsBase<UnswitchMissingNeighborsPass> {
   void runOnOperation() override {
     SmallVector<scf::ForOp> loops, columns;
-    getOperation().walk([&](scf::ForOp loop) {
-      if (loop.getNumResults() != 0)
+    SmallVector<ListPointOp> entries;
+    getOperation().walk([&](Operation *op) {
+      if (auto loop = dyn_cast<scf::WhileOp>(op)) {
+        if (ListPointOp entry = columnsListEntry(loop))
+          entries.push_back(entry);
+        return;
+      }
+      auto loop = dyn_cast<scf::ForOp>(op);
+      if (!loop || loop.getNumResults() != 0)
         return;
       if (loop->hasAttr(StnDialect::kSimdAttr))
         loops.push_back(loop);
@@ -81,6 +109,74 @@ struct UnswitchMissingNeighborsPass
       unswitch(loop);
     for (scf::ForOp loop : columns)
       unswitchPoint(loop);
+    for (ListPointOp entry : entries)
+      unswitchEntry(entry);
+  }
+
+  /// Versions the work of a list entry in the columns layout (its lookups and
+  /// its loop over levels, up to the last op holding a simd loop): a copy
+  /// without guards where the entry's point has complete rows. Left alone
+  /// when a later op of the block uses what that work defines.
+  void unswitchEntry(ListPointOp entry) {
+    Value point = entry.getPoint();
+    Block *body = entry->getBlock();
+    GuardedLookups guarded =
+        guardedLookupsIn(body, [&](Value candidate) { return candidate == point; });
+    if (guarded.lookups.empty())
+      return;
+    Operation *last = nullptr;
+    for (Operation &op : *body) {
+      bool vectorises = false;
+      op.walk([&](scf::ForOp inner) { vectorises |= inner->hasAttr(StnDialect::kSimdAttr); });
+      if (vectorises)
+        last = &op;
+    }
+    if (!last || last->isBeforeInBlock(entry))
+      return;
+    llvm::SetVector<Operation *> work;
+    for (Operation *op = entry->getNextNode(); op != last->getNextNode(); op = op->getNextNode())
+      work.insert(op);
+    auto inWork = [&](Operation *op) { return work.contains(body->findAncestorOpInBlock(*op)); };
+    if (!llvm::all_of(guarded.lookups, [&](NeighborOp lookup) { return inWork(lookup); }))
+      return;
+    for (Operation *op = last->getNextNode(); op; op = op->getNextNode()) {
+      WalkResult uses = op->walk([&](Operation *nested) {
+        for (Value operand : nested->getOperands())
+          if (Operation *definer = operand.getDefiningOp(); definer && inWork(definer))
+            return WalkResult::interrupt();
+        return WalkResult::advance();
+      });
+      if (uses.wasInterrupted())
+        return;
+    }
+    Location loc = entry.getLoc();
+    OpBuilder builder(entry->getBlock(), std::next(entry->getIterator()));
+    Value index = builder.create<arith::IndexCastOp>(loc, builder.getIndexType(),
+                                                     builder.create<IndexOp>(loc, point));
+    Value next = builder.create<arith::AddIOp>(
+        loc, index, builder.create<arith::ConstantIndexOp>(loc, 1));
+    Value complete;
+    std::string names;
+    for (const auto &[name, conn] : guarded.tables) {
+      Value row = builder.create<TableCompleteOp>(loc, conn, index, next);
+      complete = complete ? builder.create<arith::AndIOp>(loc, complete, row) : row;
+      names += (names.empty() ? "" : ", ") + name;
+    }
+    auto versions =
+        builder.create<scf::IfOp>(loc, TypeRange(), complete, /*withElseRegion=*/true);
+    OpBuilder inside = OpBuilder::atBlockBegin(versions.thenBlock());
+    IRMapping copies;
+    for (Operation *op : work)
+      inside.clone(*op, copies);
+    for (NeighborOp neighbor : guarded.lookups)
+      cast<NeighborOp>(copies.lookup(neighbor.getOperation())).setPresent(true);
+    takePresentSides(versions.getThenRegion());
+    for (Operation *op : work)
+      op->moveBefore(versions.elseBlock()->getTerminator());
+    if (auto diag = remark("stn-unswitch-missing-neighbors", versions))
+      *diag << "a list entry's loop over levels gets a copy without guards, run where the "
+            << "entry's rows of " << names << " hold no missing neighbour";
+    numUnswitched++;
   }
 
   /// The columns layout's loop over points: its body holds a point's lookups

@@ -175,3 +175,50 @@ module attributes {stn.target = "cpp", stn.layout = "columns"} {
     stn.return
   }
 }
+
+// -----
+
+// A list kernel in the columns layout: the work of each run of entries (the
+// lookups at the entry's point and the simd loop over its levels) gets the
+// copy, under a test of the point's own row; the step to the next run stays
+// after both. A neighbour of a neighbour keeps its guard.
+// CHECK-LABEL: kernel "entries"
+// CHECK:      scf.while
+// CHECK:      } do {
+// CHECK:        %[[LEN:.*]] = stn.list_run
+// CHECK-NEXT:   %[[P:.*]], %[[K0:.*]] = stn.list_point
+// CHECK-NEXT:   %[[I:.*]] = stn.index %[[P]]
+// CHECK-NEXT:   %[[H:.*]] = arith.index_cast %[[I]] : i32 to index
+// CHECK-NEXT:   %[[ONE:.*]] = arith.constant 1 : index
+// CHECK-NEXT:   %[[NEXT:.*]] = arith.addi %[[H]], %[[ONE]] : index
+// CHECK-NEXT:   %[[ROW:.*]] = stn.table_complete @C2E2C[%[[H]], %[[NEXT]]]
+// CHECK-NEXT:   scf.if %[[ROW]] {
+// CHECK:          %[[N:.*]] = stn.neighbor %[[P]] through @C2E2C[%{{.*}}] {present}
+// CHECK-NEXT:     stn.neighbor %[[N]] through @C2E2C[%{{.*}}] :
+// CHECK:          } {stn.simd}
+// CHECK-NEXT:   } else {
+// CHECK-NOT:      present
+// CHECK:          } {stn.simd}
+// CHECK-NEXT:   }
+// CHECK-NEXT:   arith.addi %{{.*}}, %[[LEN]] : index
+// CHECK-NEXT:   scf.yield
+module attributes {stn.target = "cpp", stn.layout = "columns"} {
+  stn.connectivity @C2E2C : Cell -> Cell [3] skip
+
+  stn.program @entries(%l: !stn.points<Cell>, %f: !stn.field<Cell x K x f64>,
+      %out: !stn.field<Cell x K x f64> {stn.intent = 1 : i32}) {
+    // expected-remark @+1 {{a list entry's loop over levels gets a copy without guards, run where the entry's rows of C2E2C hold no missing neighbour}}
+    stn.kernel "entries" on Cell at %l {
+    ^bb0(%p: !stn.point<Cell>):
+      %c0 = arith.constant 0 : index
+      %c1 = arith.constant 1 : index
+      %n = stn.neighbor %p through @C2E2C[%c0] : <Cell> -> <Cell>
+      %m = stn.neighbor %n through @C2E2C[%c1] : <Cell> -> <Cell>
+      %a = stn.load %f[%n, k] : !stn.field<Cell x K x f64>
+      %b = stn.load %f[%m, k] : !stn.field<Cell x K x f64>
+      %s = arith.addf %a, %b : f64
+      stn.write %s to %out at %p : !stn.point<Cell> : f64, !stn.field<Cell x K x f64>
+    }
+    stn.return
+  }
+}
