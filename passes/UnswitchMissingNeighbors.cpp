@@ -73,6 +73,33 @@ GuardedLookups guardedLookupsOf(scf::ForOp loop) {
   });
 }
 
+/// Puts `work` (consecutive ops of one block, after the builder's insertion
+/// point) on the else side of an `scf.if` on whether the rows [lo, hi) of the
+/// guarded tables hold no -1, and a copy of it with the lookups `present` on
+/// the then side; returns the `scf.if` and the tables' names.
+std::pair<scf::IfOp, std::string> versionByRows(OpBuilder &builder, Location loc, Value lo,
+                                                Value hi, const GuardedLookups &guarded,
+                                                ArrayRef<Operation *> work) {
+  Value complete;
+  std::string names;
+  for (const auto &[name, conn] : guarded.tables) {
+    Value row = builder.create<TableCompleteOp>(loc, conn, lo, hi);
+    complete = complete ? builder.create<arith::AndIOp>(loc, complete, row) : row;
+    names += (names.empty() ? "" : ", ") + name;
+  }
+  auto versions = builder.create<scf::IfOp>(loc, TypeRange(), complete, /*withElseRegion=*/true);
+  OpBuilder inside = OpBuilder::atBlockBegin(versions.thenBlock());
+  IRMapping copies;
+  for (Operation *op : work)
+    inside.clone(*op, copies);
+  for (NeighborOp neighbor : guarded.lookups)
+    cast<NeighborOp>(copies.lookup(neighbor.getOperation())).setPresent(true);
+  takePresentSides(versions.getThenRegion());
+  for (Operation *op : work)
+    op->moveBefore(versions.elseBlock()->getTerminator());
+  return {versions, names};
+}
+
 /// The entry of a list kernel's loop in the columns layout (the `do` block of
 /// the `scf.while` over its entries), when the block vectorises over the
 /// entry's levels; else null.
@@ -155,24 +182,8 @@ struct UnswitchMissingNeighborsPass
                                                      builder.create<IndexOp>(loc, point));
     Value next = builder.create<arith::AddIOp>(
         loc, index, builder.create<arith::ConstantIndexOp>(loc, 1));
-    Value complete;
-    std::string names;
-    for (const auto &[name, conn] : guarded.tables) {
-      Value row = builder.create<TableCompleteOp>(loc, conn, index, next);
-      complete = complete ? builder.create<arith::AndIOp>(loc, complete, row) : row;
-      names += (names.empty() ? "" : ", ") + name;
-    }
-    auto versions =
-        builder.create<scf::IfOp>(loc, TypeRange(), complete, /*withElseRegion=*/true);
-    OpBuilder inside = OpBuilder::atBlockBegin(versions.thenBlock());
-    IRMapping copies;
-    for (Operation *op : work)
-      inside.clone(*op, copies);
-    for (NeighborOp neighbor : guarded.lookups)
-      cast<NeighborOp>(copies.lookup(neighbor.getOperation())).setPresent(true);
-    takePresentSides(versions.getThenRegion());
-    for (Operation *op : work)
-      op->moveBefore(versions.elseBlock()->getTerminator());
+    auto [versions, names] =
+        versionByRows(builder, loc, index, next, guarded, work.getArrayRef());
     if (auto diag = remark("stn-unswitch-missing-neighbors", versions))
       *diag << "a list entry's loop over levels gets a copy without guards, run where the "
             << "entry's rows of " << names << " hold no missing neighbour";
@@ -200,32 +211,14 @@ struct UnswitchMissingNeighborsPass
       return;
     Location loc = loop.getLoc();
     Block *body = loop.getBody();
+    SmallVector<Operation *> work;
+    for (Operation &op : body->without_terminator())
+      work.push_back(&op);
     OpBuilder builder = OpBuilder::atBlockBegin(body);
     Value point = loop.getInductionVar();
     Value next = builder.create<arith::AddIOp>(
         loc, point, builder.create<arith::ConstantIndexOp>(loc, 1));
-    Value complete;
-    std::string names;
-    for (const auto &[name, conn] : guarded.tables) {
-      Value row = builder.create<TableCompleteOp>(loc, conn, point, next);
-      complete = complete ? builder.create<arith::AndIOp>(loc, complete, row) : row;
-      names += (names.empty() ? "" : ", ") + name;
-    }
-    auto versions =
-        builder.create<scf::IfOp>(loc, TypeRange(), complete, /*withElseRegion=*/true);
-    SmallVector<Operation *> work;
-    for (Operation &op : llvm::make_range(std::next(versions->getIterator()),
-                                          body->getTerminator()->getIterator()))
-      work.push_back(&op);
-    OpBuilder inside = OpBuilder::atBlockBegin(versions.thenBlock());
-    IRMapping copies;
-    for (Operation *op : work)
-      inside.clone(*op, copies);
-    for (NeighborOp neighbor : guarded.lookups)
-      cast<NeighborOp>(copies.lookup(neighbor.getOperation())).setPresent(true);
-    takePresentSides(versions.getThenRegion());
-    for (Operation *op : work)
-      op->moveBefore(versions.elseBlock()->getTerminator());
+    auto [versions, names] = versionByRows(builder, loc, point, next, guarded, work);
     if (auto diag = remark("stn-unswitch-missing-neighbors", versions))
       *diag << "a point's loop over levels gets a copy without guards, run where the point's "
             << "rows of " << names << " hold no missing neighbour";
