@@ -101,16 +101,19 @@ std::pair<scf::IfOp, std::string> versionByRows(OpBuilder &builder, Location loc
 }
 
 /// The entry of a list kernel's loop in the columns layout (the `do` block of
-/// the `scf.while` over its entries), when the block vectorises over the
-/// entry's levels; else null.
+/// the `scf.while` over its entries reads it at its argument, the run's first
+/// entry), when the block vectorises over the entry's levels; else null.
 ListPointOp columnsListEntry(scf::WhileOp loop) {
   Block &body = loop.getAfter().front();
-  auto entries = body.getOps<ListPointOp>();
-  if (entries.empty())
+  if (body.getNumArguments() != 1)
     return {};
+  ListPointOp entry;
+  for (ListPointOp candidate : body.getOps<ListPointOp>())
+    if (!entry && candidate.getEntry() == body.getArgument(0))
+      entry = candidate;
   bool vectorisedInside = false;
   body.walk([&](scf::ForOp inner) { vectorisedInside |= inner->hasAttr(StnDialect::kSimdAttr); });
-  return vectorisedInside ? *entries.begin() : ListPointOp();
+  return vectorisedInside ? entry : ListPointOp();
 }
 
 struct UnswitchMissingNeighborsPass
