@@ -73,6 +73,16 @@ GuardedLookups guardedLookupsOf(scf::ForOp loop) {
   });
 }
 
+/// Whether `op` is or holds a `stn.simd` loop.
+bool holdsSimdLoop(Operation *op) {
+  return op
+      ->walk([](scf::ForOp loop) {
+        return loop->hasAttr(StnDialect::kSimdAttr) ? WalkResult::interrupt()
+                                                     : WalkResult::advance();
+      })
+      .wasInterrupted();
+}
+
 /// Puts `work` (consecutive ops of one block, after the builder's insertion
 /// point) on the else side of an `scf.if` on whether the rows [lo, hi) of the
 /// guarded tables hold no -1, and a copy of it with the lookups `present` on
@@ -102,18 +112,15 @@ std::pair<scf::IfOp, std::string> versionByRows(OpBuilder &builder, Location loc
 
 /// The entry of a list kernel's loop in the columns layout (the `do` block of
 /// the `scf.while` over its entries reads it at its argument, the run's first
-/// entry), when the block vectorises over the entry's levels; else null.
+/// entry); else null.
 ListPointOp columnsListEntry(scf::WhileOp loop) {
   Block &body = loop.getAfter().front();
   if (body.getNumArguments() != 1)
     return {};
-  ListPointOp entry;
   for (ListPointOp candidate : body.getOps<ListPointOp>())
-    if (!entry && candidate.getEntry() == body.getArgument(0))
-      entry = candidate;
-  bool vectorisedInside = false;
-  body.walk([&](scf::ForOp inner) { vectorisedInside |= inner->hasAttr(StnDialect::kSimdAttr); });
-  return vectorisedInside ? entry : ListPointOp();
+    if (candidate.getEntry() == body.getArgument(0))
+      return candidate;
+  return {};
 }
 
 struct UnswitchMissingNeighborsPass
@@ -155,12 +162,9 @@ struct UnswitchMissingNeighborsPass
     if (guarded.lookups.empty())
       return;
     Operation *last = nullptr;
-    for (Operation &op : *body) {
-      bool vectorises = false;
-      op.walk([&](scf::ForOp inner) { vectorises |= inner->hasAttr(StnDialect::kSimdAttr); });
-      if (vectorises)
+    for (Operation &op : *body)
+      if (holdsSimdLoop(&op))
         last = &op;
-    }
     if (!last || last->isBeforeInBlock(entry))
       return;
     llvm::SetVector<Operation *> work;
@@ -199,11 +203,8 @@ struct UnswitchMissingNeighborsPass
     Value point = loop.getInductionVar();
     bool makesPoints =
         llvm::any_of(point.getUsers(), [](Operation *user) { return isa<PointAtOp>(user); });
-    bool vectorisedInside = false;
-    loop.getBody()->walk([&](scf::ForOp inner) {
-      vectorisedInside |= inner->hasAttr(StnDialect::kSimdAttr);
-    });
-    return makesPoints && vectorisedInside;
+    return makesPoints && llvm::any_of(loop.getBody()->getOperations(),
+                                       [](Operation &op) { return holdsSimdLoop(&op); });
   }
 
   /// Versions the body of a loop over points per point: a copy without guards
