@@ -1175,6 +1175,16 @@ def PrefetchColumns : Pass<"stn-prefetch-columns", "::mlir::ModuleOp"> {
     from memory (the cold pools' two levels). docs/bench.md, "Folded
     temporaries prefetched only where the group may run as written".
 
+    Where a work item has fewer than `own-levels` levels, a point reads one
+    line of each of its own columns, a column (nlev levels) after the last
+    point's: a stride no hardware prefetcher follows far enough ahead. The
+    loop then asks for the own columns of the point ahead too, under an
+    `scf.if` on a test made before the loop (the cold pools' kh_smag_e at two
+    levels of 80: the program 9.1 -> 7.0 ms at one thread on r2b5;
+    docs/bench.md, "Own columns of short work items"). A field the loop also
+    prefetches at neighbours of its own location is left to those: the
+    points around the one ahead hold its own column mostly.
+
     A kernel's `prefetch` attribute, set per stencil by a configuration,
     overrides the rule: `false` prefetches nothing, `true` every column.
 
@@ -1218,6 +1228,9 @@ def PrefetchColumns : Pass<"stn-prefetch-columns", "::mlir::ModuleOp"> {
     Option<"maxReaders", "max-readers", "int64_t", /*default=*/"4",
            "Prefetch a column only if at most this many points read each "
            "neighbour through its connectivity (unless the kernel's `prefetch` is true)">,
+    Option<"ownLevels", "own-levels", "int64_t", /*default=*/"16",
+           "Prefetch the point's own columns too where a work item has fewer levels than "
+           "this (0: never)">,
   ];
   let statistics = [
     Statistic<"numLoops", "loops", "Point loops given prefetches">,

@@ -152,6 +152,16 @@ struct PrefetchColumnsPass : public fusec::impl::PrefetchColumnsBase<PrefetchCol
     return Column{load.getField(), neighbor.getConnAttr(), *slot};
   }
 
+  /// Whether a load reads `point`'s own column at a constant level offset (a
+  /// dense field with levels).
+  static bool isOwnColumn(LoadOp load, Value point) {
+    if (load.getPoint() != point || !load.getLevel() || load.getDynOffset() ||
+        !isa<FieldType>(load.getField().getType()))
+      return false;
+    FieldShape shape = FieldShape::of(load.getField().getType());
+    return shape.sparse.empty() && shape.vertical != VerticalKind::None;
+  }
+
   /// The outermost loop between `pointLoop` and `op` (or, without one, the
   /// op of `pointLoop`'s body that holds `op`).
   static Operation *outermostLoopIn(const PointLoop &pointLoop, Operation *op) {
@@ -236,10 +246,22 @@ struct PrefetchColumnsPass : public fusec::impl::PrefetchColumnsBase<PrefetchCol
   void prefetch(KernelOp kernel, const PointLoop &loop, ProgramValues &program,
                 SymbolTable &symbols, bool everyColumn, SmallVector<std::string> &notes) {
     Value point = loop.pointMaker->getResult(0);
+    auto wavefront = kernel->getParentOfType<WavefrontOp>();
     // In order of first read, so the printed prefetches follow the loads.
     llvm::MapVector<Column, ColumnReads> columns;
     llvm::MapVector<Operation *, WholeColumns> wholeColumns;
+    llvm::MapVector<Value, ColumnReads> ownColumns;
+    bool overPoints = isa<PointAtOp>(loop.pointMaker);
     loop.body->walk([&](LoadOp load) {
+      if (overPoints && ownLevels > 0 && isOwnColumn(load, point) &&
+          !(wavefront && wavefront.foldIndexOf(load.getField()))) {
+        int64_t offset = load.getLevelOffset();
+        auto [it, inserted] =
+            ownColumns.insert({load.getField(), ColumnReads{point.getType(), offset, offset}});
+        it->second.lowest = std::min(it->second.lowest, offset);
+        it->second.highest = std::max(it->second.highest, offset);
+        return;
+      }
       std::optional<Column> column = columnOf(load, point);
       if (!column)
         return;
@@ -266,12 +288,19 @@ struct PrefetchColumnsPass : public fusec::impl::PrefetchColumnsBase<PrefetchCol
       return true;
     };
     columns.remove_if([&](const auto &entry) { return sharedColumn(entry.first); });
+    // A field prefetched at neighbours of the point's own location: the
+    // points around the one ahead, its own column mostly among them.
+    ownColumns.remove_if([&](const auto &entry) {
+      return llvm::any_of(columns, [&](const auto &column) {
+        return std::get<0>(column.first) == entry.first &&
+               column.second.pointType == point.getType();
+      });
+    });
     // Columns of temporaries folded in the kernel's wavefront: when the group
     // runs as a plan, the stage that writes them ran on the same tile just
     // before, so they are in the cache. It runs as a plan where a work item of
     // this kernel has min_levels levels or more; with fewer it may run as
     // written, and their columns are asked for only then.
-    auto wavefront = kernel->getParentOfType<WavefrontOp>();
     llvm::MapVector<Column, ColumnReads> foldedColumns;
     if (wavefront && !everyColumn)
       for (const auto &entry : columns)
@@ -308,7 +337,7 @@ struct PrefetchColumnsPass : public fusec::impl::PrefetchColumnsBase<PrefetchCol
     size_t wholeCount = 0;
     for (const auto &[anchor, reads] : wholeColumns)
       wholeCount += reads.size();
-    if (columns.empty() && foldedColumns.empty() && wholeCount == 0)
+    if (columns.empty() && foldedColumns.empty() && wholeCount == 0 && ownColumns.empty())
       return;
 
     Location loc = kernel.getLoc();
@@ -339,7 +368,7 @@ struct PrefetchColumnsPass : public fusec::impl::PrefetchColumnsBase<PrefetchCol
                                               builder.create<arith::ConstantIndexOp>(loc, slot));
       return neighbor;
     };
-    if (!ahead.levelsEnd && !(columns.empty() && foldedColumns.empty()))
+    if (!ahead.levelsEnd && !(columns.empty() && foldedColumns.empty() && ownColumns.empty()))
       ahead.levelsEnd = builder.create<arith::AddIOp>(loc, ahead.levelsBegin, ahead.run);
     // One statement per op created: the printed order does not depend on the
     // order the compiler evaluates arguments in.
@@ -352,24 +381,39 @@ struct PrefetchColumnsPass : public fusec::impl::PrefetchColumnsBase<PrefetchCol
       }
     };
     prefetchAll(columns, neighbors);
+    // The own columns' levels, made here so that they dominate both branches below.
+    SmallVector<std::pair<Value, Value>> ownLevelRanges;
+    for (const auto &[field, read] : ownColumns) {
+      Value from = shifted(ahead.levelsBegin, read.lowest);
+      Value to = shifted(ahead.levelsEnd, read.highest);
+      ownLevelRanges.push_back({from, to});
+    }
+    // Where a work item has fewer levels than `bound`: a test made before the
+    // point loop, an `scf.if` on it here.
+    auto ifFewerLevels = [&](int64_t bound) {
+      OpBuilder before(loop.loop);
+      Value levels = ahead.levelCount;
+      if (!levels)
+        levels =
+            before.create<arith::SubIOp>(loc, kernel.getLevelsEnd(), kernel.getLevelsBegin());
+      Value fewer = before.create<arith::CmpIOp>(
+          loc, arith::CmpIPredicate::slt, levels,
+          before.create<arith::ConstantIndexOp>(loc, bound));
+      return builder.create<scf::IfOp>(loc, TypeRange(), fewer, /*withElseRegion=*/false);
+    };
     if (!foldedColumns.empty()) {
-      Value fewLevels;
-      {
-        OpBuilder before(loop.loop);
-        Value levels = ahead.levelCount;
-        if (!levels)
-          levels = before.create<arith::SubIOp>(loc, kernel.getLevelsEnd(),
-                                                kernel.getLevelsBegin());
-        Value minLevels = before.create<arith::ConstantIndexOp>(loc, wavefront.getMinLevels());
-        fewLevels =
-            before.create<arith::CmpIOp>(loc, arith::CmpIPredicate::slt, levels, minLevels);
-      }
-      auto asWritten = builder.create<scf::IfOp>(loc, TypeRange(), fewLevels,
-                                                 /*withElseRegion=*/false);
+      auto asWritten = ifFewerLevels(wavefront.getMinLevels());
       OpBuilder::InsertionGuard guard(builder);
       builder.setInsertionPointToStart(asWritten.thenBlock());
       Neighbors inside = neighbors;
       prefetchAll(foldedColumns, inside);
+    }
+    if (!ownColumns.empty()) {
+      auto strided = ifFewerLevels(ownLevels);
+      OpBuilder::InsertionGuard guard(builder);
+      builder.setInsertionPointToStart(strided.thenBlock());
+      for (auto [entry, range] : llvm::zip_equal(ownColumns, ownLevelRanges))
+        builder.create<PrefetchOp>(loc, entry.first, nextPoint, range.first, range.second);
     }
     if (!wholeColumns.empty()) {
       // A whole column: levels 0 to nlev, nlev + 1 for half levels (the
@@ -414,10 +458,14 @@ struct PrefetchColumnsPass : public fusec::impl::PrefetchColumnsBase<PrefetchCol
     if (wholeCount > 0)
       os << (constantCount == 0 ? "" : "; ") << wholeCount
          << " column(s) read at data-dependent levels prefetched whole before their loop";
+    if (!ownColumns.empty())
+      os << (constantCount + wholeCount == 0 ? "" : "; ") << ownColumns.size()
+         << " own column(s) prefetched where a work item has fewer than "
+         << static_cast<int64_t>(ownLevels) << " levels";
     if (!llvm::is_contained(notes, note))
       notes.push_back(note);
     numLoops++;
-    numColumns += constantCount + wholeCount;
+    numColumns += constantCount + wholeCount + ownColumns.size();
   }
 };
 

@@ -1,6 +1,6 @@
 // RUN: %fusec-opt %s -split-input-file -stn-lower-to-loops -stn-unroll-reductions -stn-hoist-loop-invariant -cse -stn-prefetch-columns -Rpass=stn-prefetch-columns -mlir-print-op-on-diagnostic=false -verify-diagnostics | FileCheck %s
 // RUN: %fusec-opt %s -split-input-file -stn-lower-to-loops -stn-unroll-reductions -stn-hoist-loop-invariant -cse -stn-prefetch-columns="distance=2 lead-levels=0 max-readers=12" | FileCheck %s --check-prefix=OPTS
-// RUN: %fusec-opt %s -split-input-file -stn-lower-to-loops -stn-unroll-reductions -stn-hoist-loop-invariant -cse -stn-unswitch-loops -stn-prefetch-columns | FileCheck %s --check-prefix=BRANCH
+// RUN: %fusec-opt %s -split-input-file -stn-lower-to-loops -stn-unroll-reductions -stn-hoist-loop-invariant -cse -stn-unswitch-loops -stn-prefetch-columns="own-levels=0" | FileCheck %s --check-prefix=BRANCH
 
 // A kernel in the columns layout: at the top of its point loop, each column
 // it reads at a neighbour (vn at the three C2E edges, at k and k - 1; two
@@ -381,6 +381,74 @@ module attributes {stn.target = "cpp"} {
       %a = stn.neighbor %p through @E2C [%c0] : !stn.point<Edge> -> !stn.point<Cell>
       %v = stn.load %t[%a, k] : !stn.field<Cell x K x f64>
       stn.write %v to %out at %p : !stn.point<Edge> : f64, !stn.field<Edge x K x f64>
+    }
+    stn.return
+  }
+}
+
+// -----
+
+// Where a work item has fewer than `own-levels` levels (16), a point reads
+// one line of each of its own columns, one column stride (nlev levels) after
+// the last: no hardware prefetcher follows that, so the loop asks for the own
+// columns of the point ahead too, under a test made before the loop (the
+// cold pools' two levels). A field the loop also prefetches at neighbours of
+// the point's location (theta through C2E2C) is left to those prefetches;
+// the neighbour's location differs for kh through E2C (cells of an edge).
+// CHECK-LABEL: kernel "bottom"
+// CHECK:      ^bb0(%[[HB:.*]]: index, %[[HE:.*]]: index, %[[KB:.*]]: index, %[[KE:.*]]: index):
+// CHECK:      %[[DIFF:.*]] = arith.subi %[[KE]], %[[KB]] : index
+// CHECK:      arith.divsi
+// CHECK-NEXT: arith.maxsi
+// CHECK-NEXT: %[[OWN:.*]] = arith.constant 16 : index
+// CHECK-NEXT: %[[FEW:.*]] = arith.cmpi slt, %[[DIFF]], %[[OWN]] : index
+// CHECK-NEXT: scf.for %[[H:.*]] = %[[HB]] to %[[HE]]
+// CHECK:        %[[Q:.*]] = stn.point_at %{{.*}} : <Edge>
+// CHECK:        stn.prefetch %kh_cell[
+// CHECK:        stn.prefetch %kh_cell[
+// CHECK-NEXT:   scf.if %[[FEW]] {
+// CHECK-NEXT:     stn.prefetch %kh[%[[Q]], %[[KB]] to %[[KE]]] : <Edge>, <Edge x K x f64>
+// CHECK-NEXT:   }
+// CHECK-NEXT:   stn.point_at %[[H]] : <Edge>
+// CHECK-LABEL: kernel "smooth"
+// CHECK-NOT:    scf.if
+// CHECK:        scf.for
+// OPTS-LABEL: kernel "bottom"
+// OPTS:       scf.if
+// OPTS-NEXT:    stn.prefetch %kh[
+module attributes {stn.target = "cpp", stn.layout = "columns"} {
+  stn.connectivity @E2C : Edge -> Cell [2]
+  stn.connectivity @C2E2C : Cell -> Cell [3]
+
+  stn.program @bottom(%kh_cell: !stn.field<Cell x K x f64> {stn.name = "kh_cell"},
+      %theta: !stn.field<Cell x K x f64> {stn.name = "theta"},
+      %kh: !stn.field<Edge x K x f64> {stn.intent = 2 : i32, stn.name = "kh"},
+      %smoothed: !stn.field<Cell x K x f64> {stn.intent = 1 : i32, stn.name = "smoothed"},
+      %lo: i32, %hi: i32, %klo: i32) {
+    %n = stn.nlev : i32
+    // expected-remark @+1 {{kernel 'bottom': 2 column(s) read at neighbours prefetched 4 point(s) ahead (64 / levels where more); 1 own column(s) prefetched where a work item has fewer than 16 levels}}
+    stn.kernel "bottom" on Edge[%lo : %hi] K[%klo : %n] {
+    ^bb0(%p: !stn.point<Edge>):
+      %m = stn.reduce max over @E2C at %p : !stn.point<Edge> -> f64 {
+      ^bb0(%j: index, %q: !stn.point<Cell>):
+        %v = stn.load %kh_cell[%q, k] : !stn.field<Cell x K x f64>
+        stn.yield %v : f64
+      }
+      %own = stn.load %kh[%p, k] : !stn.field<Edge x K x f64>
+      %s = arith.maximumf %m, %own : f64
+      stn.write %s to %kh at %p : !stn.point<Edge> : f64, !stn.field<Edge x K x f64>
+    }
+    // expected-remark @+1 {{kernel 'smooth': 3 column(s) read at neighbours prefetched 4 point(s) ahead (64 / levels where more)}}
+    stn.kernel "smooth" on Cell[%lo : %hi] K[%klo : %n] {
+    ^bb0(%p: !stn.point<Cell>):
+      %a = stn.reduce sum over @C2E2C at %p : !stn.point<Cell> -> f64 {
+      ^bb0(%j: index, %q: !stn.point<Cell>):
+        %v = stn.load %theta[%q, k] : !stn.field<Cell x K x f64>
+        stn.yield %v : f64
+      }
+      %own = stn.load %theta[%p, k] : !stn.field<Cell x K x f64>
+      %s = arith.subf %a, %own : f64
+      stn.write %s to %smoothed at %p : !stn.point<Cell> : f64, !stn.field<Cell x K x f64>
     }
     stn.return
   }
