@@ -138,28 +138,39 @@ struct PrefetchColumnsPass : public fusec::impl::PrefetchColumnsBase<PrefetchCol
     });
   }
 
-  /// The column a load reads at a neighbour of `point` (a constant slot, a
-  /// field with levels), if it does.
+  /// Whether a load reads a column: a level of a dense field with levels.
+  static bool readsColumn(LoadOp load) {
+    if (!load.getLevel() || !isa<FieldType>(load.getField().getType()))
+      return false;
+    FieldShape shape = FieldShape::of(load.getField().getType());
+    return shape.sparse.empty() && shape.vertical != VerticalKind::None;
+  }
+
+  /// The column a load reads at a neighbour of `point` (a constant slot), if
+  /// it does.
   static std::optional<Column> columnOf(LoadOp load, Value point) {
     auto neighbor = load.getPoint() ? load.getPoint().getDefiningOp<NeighborOp>() : NeighborOp();
-    if (!neighbor || neighbor.getPoint() != point || !load.getLevel() ||
-        !isa<FieldType>(load.getField().getType()))
+    if (!neighbor || neighbor.getPoint() != point || !readsColumn(load))
       return std::nullopt;
-    FieldShape shape = FieldShape::of(load.getField().getType());
     std::optional<int64_t> slot = getConstantIntValue(neighbor.getIndex());
-    if (!slot || !shape.sparse.empty() || shape.vertical == VerticalKind::None)
+    if (!slot)
       return std::nullopt;
     return Column{load.getField(), neighbor.getConnAttr(), *slot};
   }
 
-  /// Whether a load reads `point`'s own column at a constant level offset (a
-  /// dense field with levels).
+  /// Whether a load reads `point`'s own column at a constant level offset.
   static bool isOwnColumn(LoadOp load, Value point) {
-    if (load.getPoint() != point || !load.getLevel() || load.getDynOffset() ||
-        !isa<FieldType>(load.getField().getType()))
-      return false;
-    FieldShape shape = FieldShape::of(load.getField().getType());
-    return shape.sparse.empty() && shape.vertical != VerticalKind::None;
+    return load.getPoint() == point && !load.getDynOffset() && readsColumn(load);
+  }
+
+  /// Records a read at level offset `offset` of `key`'s column at a point of
+  /// `pointType`, widening the offsets of the reads before it.
+  template <typename Key>
+  static void noteRead(llvm::MapVector<Key, ColumnReads> &reads, Key key, Type pointType,
+                       int64_t offset) {
+    auto [it, inserted] = reads.insert({key, ColumnReads{pointType, offset, offset}});
+    it->second.lowest = std::min(it->second.lowest, offset);
+    it->second.highest = std::max(it->second.highest, offset);
   }
 
   /// The outermost loop between `pointLoop` and `op` (or, without one, the
@@ -255,11 +266,7 @@ struct PrefetchColumnsPass : public fusec::impl::PrefetchColumnsBase<PrefetchCol
     loop.body->walk([&](LoadOp load) {
       if (overPoints && ownLevels > 0 && isOwnColumn(load, point) &&
           !(wavefront && wavefront.foldIndexOf(load.getField()))) {
-        int64_t offset = load.getLevelOffset();
-        auto [it, inserted] =
-            ownColumns.insert({load.getField(), ColumnReads{point.getType(), offset, offset}});
-        it->second.lowest = std::min(it->second.lowest, offset);
-        it->second.highest = std::max(it->second.highest, offset);
+        noteRead(ownColumns, load.getField(), point.getType(), load.getLevelOffset());
         return;
       }
       std::optional<Column> column = columnOf(load, point);
@@ -269,11 +276,7 @@ struct PrefetchColumnsPass : public fusec::impl::PrefetchColumnsBase<PrefetchCol
         wholeColumns[outermostLoopIn(loop, load)].insert({*column, load.getPoint().getType()});
         return;
       }
-      int64_t offset = load.getLevelOffset();
-      auto [it, inserted] =
-          columns.insert({*column, ColumnReads{load.getPoint().getType(), offset, offset}});
-      it->second.lowest = std::min(it->second.lowest, offset);
-      it->second.highest = std::max(it->second.highest, offset);
+      noteRead(columns, *column, load.getPoint().getType(), load.getLevelOffset());
     });
     // Connectivities left out, with how many points read each neighbour.
     llvm::MapVector<StringRef, int64_t> shared;
@@ -389,15 +392,14 @@ struct PrefetchColumnsPass : public fusec::impl::PrefetchColumnsBase<PrefetchCol
       ownLevelRanges.push_back({from, to});
     }
     // Where a work item has fewer levels than `bound`: a test made before the
-    // point loop, an `scf.if` on it here.
+    // point loop (its level count once for both tests), an `scf.if` on it here.
     auto ifFewerLevels = [&](int64_t bound) {
       OpBuilder before(loop.loop);
-      Value levels = ahead.levelCount;
-      if (!levels)
-        levels =
+      if (!ahead.levelCount)
+        ahead.levelCount =
             before.create<arith::SubIOp>(loc, kernel.getLevelsEnd(), kernel.getLevelsBegin());
       Value fewer = before.create<arith::CmpIOp>(
-          loc, arith::CmpIPredicate::slt, levels,
+          loc, arith::CmpIPredicate::slt, ahead.levelCount,
           before.create<arith::ConstantIndexOp>(loc, bound));
       return builder.create<scf::IfOp>(loc, TypeRange(), fewer, /*withElseRegion=*/false);
     };
