@@ -170,9 +170,23 @@ private:
     return stn::KernelOp(plan.op).getNowait();
   }
 
-  /// The worksharing construct of a kernel: its barrier unless `nowait`.
-  static std::string workshare(const codegen::KernelPlan &plan, StringRef construct) {
-    return "#pragma omp " + construct.str() + (nowait(plan) ? " nowait" : "") + "\n";
+  /// The worksharing construct of a kernel: its barrier unless `nowait`. A
+  /// kernel with column stages waits after them instead (openStages).
+  static std::string workshare(const codegen::KernelPlan &plan, StringRef construct,
+                               StringRef stages = "") {
+    return "#pragma omp " + construct.str() + (nowait(plan) || !stages.empty() ? " nowait" : "") +
+           "\n";
+  }
+
+  /// The column stages of a kernel's non-temporal writes live in a block
+  /// around its work items, whose end orders their stores before the barrier.
+  static std::string openStages(StringRef stages) {
+    return stages.empty() ? "" : "{\n" + stages.str();
+  }
+  static std::string closeStages(const codegen::KernelPlan &plan, StringRef stages) {
+    if (stages.empty())
+      return "";
+    return plan.staged || nowait(plan) ? "}\n" : "}\nfusec::team_barrier();\n";
   }
 
   static std::string layoutComment(const codegen::KernelPlan &plan) {
@@ -201,6 +215,8 @@ private:
       rangeEnd = names.unique("range_end");
       signature += ", const int32_t " + rangeBegin + ", const int32_t " + rangeEnd;
     }
+    codegen::KernelBodyEmitter body(plan.op, scope, /*unrollReductions=*/false);
+    std::string stages = body.declareColumnStages();
     os << "// " << plan.function << layoutComment(plan)
        << kKernelFunction << plan.function << "_blocked(" << signature << ") {\n"
        << declare(firstBlock, plan.staged ? rangeBegin
@@ -210,7 +226,7 @@ private:
                             : columns   ? plan.hub
                                         : "static_cast<int32_t>((int64_t(" + plan.hub + ") + " +
                                               nproma + " - 1) / " + nproma + ")")
-       << (plan.staged ? "" : workshare(plan, "for schedule(static)"))
+       << openStages(stages) << (plan.staged ? "" : workshare(plan, "for schedule(static)", stages))
        << loop(block, firstBlock, endBlock)
        << declare(blockBegin,
                   columns ? block : "std::max(" + plan.hlb + ", " + block + " * " + nproma + ")")
@@ -223,10 +239,9 @@ private:
        << declare(plan.hEnd, "std::min(" + chunk + " + " + points + ", " + blockEnd + ")");
     if (plan.hasLevels())
       os << declare(plan.kBegin, plan.klb) << declare(plan.kEnd, plan.kub);
-    codegen::KernelBodyEmitter body(plan.op, scope, /*unrollReductions=*/false);
     if (failed(body.emit(os)))
       return failure();
-    os << "}\n}\n}\n";
+    os << "}\n}\n" << closeStages(plan, stages) << "}\n";
     return success();
   }
 
@@ -241,20 +256,21 @@ private:
     const std::string &count = plan.list.count;
     if (blocked)
       os << "// " << plan.function << layoutComment(plan);
+    codegen::KernelBodyEmitter body(plan.op, scope, /*unrollReductions=*/false);
+    std::string stages = body.declareColumnStages();
     // The block count in int64_t and the last block's end as a difference, so
     // that a count near INT32_MAX cannot overflow.
     os << kKernelFunction << plan.function << (blocked ? "_blocked(" : "(")
        << plan.kernelSignature(blocked) << ") {\n"
        << declare(blocks, "static_cast<int32_t>((int64_t(" + count + ") + " + entries + " - 1) / " +
                               entries + ")")
-       << workshare(plan, "for schedule(static)") << loop(block, "0", blocks)
-       << declare(plan.eBegin, block + " * " + entries)
+       << openStages(stages) << workshare(plan, "for schedule(static)", stages)
+       << loop(block, "0", blocks) << declare(plan.eBegin, block + " * " + entries)
        << declare(plan.eEnd, plan.eBegin + " + std::min(" + entries + ", " + count + " - " +
                                  plan.eBegin + ")");
-    codegen::KernelBodyEmitter body(plan.op, scope, /*unrollReductions=*/false);
     if (failed(body.emit(os)))
       return failure();
-    os << "}\n}\n";
+    os << "}\n" << closeStages(plan, stages) << "}\n";
     return success();
   }
 

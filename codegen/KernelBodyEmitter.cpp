@@ -470,9 +470,44 @@ LogicalResult KernelBodyEmitter::emitIf(scf::IfOp ifOp, raw_ostream &os) {
 
 LogicalResult KernelBodyEmitter::emitWrite(WriteOp write, raw_ostream &os) {
   Value field = write.getField();
+  if (write.getNontemporal()) {
+    auto stage = columnStages.find(write);
+    if (stage == columnStages.end())
+      return write.emitOpError() << "is printed non-temporal in C++ kernels of the columns layout only";
+    os << stage->second << "[" << levelOf(write.getLevel()) << "] = " << expr(write.getValue())
+       << ";\n";
+    return success();
+  }
   os << expr(field) << "[" << elementIndex(field, write.getPoint(), Value(), levelOf(write.getLevel()))
      << "] = " << expr(write.getValue()) << ";\n";
   return success();
+}
+
+std::string KernelBodyEmitter::declareColumnStages() {
+  std::string declarations;
+  // A stage is indexed by level, up to nlev + 1 (half levels).
+  kernel.walk([&](WriteOp write) {
+    if (!write.getNontemporal() || !scope.blocked || scope.nproma != "1")
+      return;
+    Type element = cast<FieldType>(write.getField().getType()).getElementType();
+    std::string name = scope.names.unique("stage");
+    declarations += "fusec::ColumnStage<" + *cScalarType(element) + "> " + name + "(" +
+                    scope.numLevels + " + 1);\n";
+    columnStages[write] = name;
+  });
+  return declarations;
+}
+
+void KernelBodyEmitter::storeColumnStages(scf::ForOp loop, raw_ostream &os) {
+  std::string begin = expr(loop.getLowerBound()), end = expr(loop.getUpperBound());
+  for (WriteOp write : loop.getBody()->getOps<WriteOp>()) {
+    if (!write.getNontemporal() || isDead(write))
+      continue;
+    Value field = write.getField();
+    os << columnStages.lookup(write) << ".store(&" << expr(field) << "["
+       << elementIndex(field, write.getPoint(), Value(), begin) << "], " << begin << ", " << end
+       << ");\n";
+  }
 }
 
 LogicalResult KernelBodyEmitter::emitListPoint(ListPointOp entry, raw_ostream &os) {
@@ -543,6 +578,7 @@ LogicalResult KernelBodyEmitter::emitFor(scf::ForOp loop, raw_ostream &os) {
     return failure();
   assignYielded(carried, cast<scf::YieldOp>(body.getTerminator()).getResults(), os);
   os << "}\n";
+  storeColumnStages(loop, os);
   for (auto [result, variable] : llvm::zip_equal(loop.getResults(), carried))
     scope.values[result] = variable;
   return success();

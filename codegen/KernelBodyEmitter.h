@@ -123,6 +123,9 @@ public:
 
   /// Emits the kernel's region for the work item whose box is in `scope`.
   mlir::LogicalResult emit(llvm::raw_ostream &os);
+  /// Declares a fusec::ColumnStage for each non-temporal write of the kernel
+  /// (columns layout), to print before its work items; empty when it has none.
+  std::string declareColumnStages();
 
 private:
   mlir::LogicalResult emitBlock(mlir::Block &block, llvm::raw_ostream &os);
@@ -137,6 +140,8 @@ private:
   void assignYielded(llvm::ArrayRef<std::string> variables, mlir::ValueRange yielded,
                      llvm::raw_ostream &os);
   mlir::LogicalResult emitWrite(stn::WriteOp write, llvm::raw_ostream &os);
+  /// After a loop over levels: the columns its non-temporal writes staged.
+  void storeColumnStages(mlir::scf::ForOp loop, llvm::raw_ostream &os);
   mlir::LogicalResult emitListPoint(stn::ListPointOp entry, llvm::raw_ostream &os);
   mlir::LogicalResult emitPrefetch(stn::PrefetchOp prefetch, llvm::raw_ostream &os);
 
@@ -172,6 +177,8 @@ private:
   KernelScope &scope;
   bool unrollReductions;
   unsigned temporaries = 0;
+  /// The fusec::ColumnStage of each non-temporal write.
+  llvm::DenseMap<mlir::Operation *, std::string> columnStages;
 };
 
 } // namespace fusec::codegen

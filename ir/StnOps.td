@@ -638,6 +638,13 @@ def Stn_WriteOp : Stn_Op<"write", [AttrSizedOperandSegments]> {
   let description = [{
     In loop form the level is the explicit `index` operand after `level`.
 
+    `nontemporal` (C++, columns layout, `stn-stream-stores`): a hint with no
+    effect on any value. The write is the one write of its field in a loop
+    over the levels of one point, so the loop writes a contiguous piece of the
+    point's column; the C++ backend stages the piece in the L1 and writes its
+    whole cache lines with non-temporal stores, which skip the read of each
+    line that an ordinary store makes first.
+
     ```mlir
     stn.write %r to %out at %p : !stn.point<Edge> level %k : f64, !stn.field<Edge x K x f64>
     ```
@@ -645,7 +652,8 @@ def Stn_WriteOp : Stn_Op<"write", [AttrSizedOperandSegments]> {
   let arguments = (ins AnyType:$value,
                        Arg<Stn_FieldType, "the buffer written", [MemWrite<Stn_FieldResource>]>:$field,
                        Optional<Stn_PointType>:$point,
-                       Optional<Index>:$level);
+                       Optional<Index>:$level,
+                       UnitAttr:$nontemporal);
   let assemblyFormat =
       "$value `to` $field (`at` $point^ `:` type($point))? (`level` $level^)? attr-dict `:` type($value) `,` type($field)";
   let hasVerifier = 1;

@@ -244,6 +244,8 @@ void buildLoopLoweringPipeline(OpPassManager &pm) {
   pm.addPass(createHoistLoopInvariant());
   pm.addPass(createCSEPass());
   pm.addPass(createPrefetchColumns());
+  // After the prefetches: a field a kernel asks the cache for is one it reads.
+  pm.addPass(createStreamStores());
   pm.addPass(createElideBarriers());
 }
 

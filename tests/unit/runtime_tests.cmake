@@ -13,6 +13,7 @@ add_executable(fusec-runtime-tests
   ${CMAKE_CURRENT_LIST_DIR}/test_npy.cpp
   ${CMAKE_CURRENT_LIST_DIR}/test_blocked_layout.cpp
   ${CMAKE_CURRENT_LIST_DIR}/test_point_list_runs.cpp
+  ${CMAKE_CURRENT_LIST_DIR}/test_column_stage.cpp
   ${CMAKE_CURRENT_LIST_DIR}/test_wavefront.cpp
 )
 # HandleLLVMOptions adds -fno-exceptions globally; Catch2 needs exceptions.

@@ -159,6 +159,7 @@ static inline const char *fusec_status_message(int status) {
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <memory>
 #include <new>
 #include <string>
 #include <type_traits>
@@ -189,6 +190,14 @@ static inline const char *fusec_status_message(int status) {
 
 #ifdef FUSEC_NVTX
 #include <nvtx3/nvToolsExt.h>
+#endif
+
+/* Non-temporal stores for fusec::ColumnStage: x86-64 C++ code paths (SSE2 at least). */
+#if defined(__SSE2__) && !defined(FUSEC_CUDA)
+#define FUSEC_STREAM_STORES 1
+#include <immintrin.h>
+#else
+#define FUSEC_STREAM_STORES 0
 #endif
 
 /* After cuda_runtime.h: defines FUSEC_HOST_DEVICE (`__host__ __device__` on CUDA code paths). */
@@ -584,6 +593,79 @@ inline void prefetch_column(const T *column, int64_t begin, int64_t end, int64_t
     __builtin_prefetch(reinterpret_cast<const void *>(at));
 #endif
 }
+
+/* One column of a field on its way to memory (stn.write {nontemporal}, columns layout): a loop over
+ * a point's levels writes the values here, in the L1, and store() writes the column's whole cache
+ * lines with non-temporal stores, which skip the read of each line that an ordinary store makes
+ * first; the partial lines at its ends get ordinary stores. Holds `levels` values (inline up to
+ * 256, else on the heap); the destructor orders the non-temporal stores before anything the
+ * thread does next, such as the barrier after its share of a kernel. */
+template <typename T> class ColumnStage {
+public:
+  explicit ColumnStage(int32_t levels) : values_(levels <= kInline ? inline_ : nullptr) {
+    if (values_ == nullptr) {
+      heap_.reset(new T[levels]);
+      values_ = heap_.get();
+    }
+  }
+  ColumnStage(const ColumnStage &) = delete;
+  ColumnStage &operator=(const ColumnStage &) = delete;
+  ~ColumnStage() {
+#if FUSEC_STREAM_STORES
+    _mm_sfence();
+#endif
+  }
+
+  T &operator[](int32_t level) { return values_[level]; }
+
+  /* Writes levels [begin, end) to `first` (the column at level begin) on. */
+  void store(T *first, int32_t begin, int32_t end) const {
+    const T *values = values_ + begin;
+    const int32_t count = end - begin;
+    int32_t i = 0;
+#if FUSEC_STREAM_STORES
+    constexpr int32_t line = 64 / sizeof(T);
+    for (; i < count && reinterpret_cast<uintptr_t>(first + i) % 64 != 0; ++i)
+      first[i] = values[i];
+    for (; i + line <= count; i += line)
+      stream_line(first + i, values + i);
+#endif
+    for (; i < count; ++i)
+      first[i] = values[i];
+  }
+
+private:
+  static_assert(std::is_same_v<T, double> || std::is_same_v<T, float>, "a column of f64 or f32");
+  static constexpr int32_t kInline = 256;
+
+#if FUSEC_STREAM_STORES
+  /* One cache line: `to` is 64-byte aligned, `from` need not be. */
+  static void stream_line(T *to, const T *from) {
+#if defined(__AVX512F__)
+    if constexpr (std::is_same_v<T, double>)
+      _mm512_stream_pd(to, _mm512_loadu_pd(from));
+    else
+      _mm512_stream_ps(to, _mm512_loadu_ps(from));
+#elif defined(__AVX__)
+    for (int part = 0; part < 64; part += 32)
+      if constexpr (std::is_same_v<T, double>)
+        _mm256_stream_pd(to + part / sizeof(T), _mm256_loadu_pd(from + part / sizeof(T)));
+      else
+        _mm256_stream_ps(to + part / sizeof(T), _mm256_loadu_ps(from + part / sizeof(T)));
+#else
+    for (int part = 0; part < 64; part += 16)
+      if constexpr (std::is_same_v<T, double>)
+        _mm_stream_pd(to + part / sizeof(T), _mm_loadu_pd(from + part / sizeof(T)));
+      else
+        _mm_stream_ps(to + part / sizeof(T), _mm_loadu_ps(from + part / sizeof(T)));
+#endif
+  }
+#endif
+
+  alignas(64) T inline_[kInline];
+  std::unique_ptr<T[]> heap_;
+  T *values_;
+};
 
 /* stn.list_run: how many entries of a point list from `e` on (before `end`) are entry e's cell at
  * levels level[e], level[e] + 1, ...; at least 1. A loop that steps from each run's first entry
