@@ -1261,7 +1261,9 @@ def StreamStores : Pass<"stn-stream-stores", "::mlir::ModuleOp"> {
     non-temporal stores and the partial lines at its ends with ordinary ones
     (`fusec::ColumnStage`). A field read by the next kernel then comes from
     memory, where it would have come from the L3: on r2b5 each field is far
-    larger than a core's share of it.
+    larger than a core's share of it. `diffusion_step` on r2b5 with 80 levels,
+    1 thread, random inputs: `none` 313 -> 247 ms, fuse-all 195 -> 184 ms
+    (docs/bench.md, "Non-temporal stores").
 
     Before:
     ```mlir

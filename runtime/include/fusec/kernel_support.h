@@ -646,13 +646,8 @@ private:
       _mm512_stream_pd(to, _mm512_loadu_pd(from));
     else
       _mm512_stream_ps(to, _mm512_loadu_ps(from));
-#elif defined(__AVX__)
-    for (int part = 0; part < 64; part += 32)
-      if constexpr (std::is_same_v<T, double>)
-        _mm256_stream_pd(to + part / sizeof(T), _mm256_loadu_pd(from + part / sizeof(T)));
-      else
-        _mm256_stream_ps(to + part / sizeof(T), _mm256_loadu_ps(from + part / sizeof(T)));
 #else
+    // Four 16-byte stores: the write-combining buffer sends the line to memory whole.
     for (int part = 0; part < 64; part += 16)
       if constexpr (std::is_same_v<T, double>)
         _mm_stream_pd(to + part / sizeof(T), _mm_loadu_pd(from + part / sizeof(T)));
