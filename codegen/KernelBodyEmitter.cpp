@@ -473,7 +473,8 @@ LogicalResult KernelBodyEmitter::emitWrite(WriteOp write, raw_ostream &os) {
   if (write.getNontemporal()) {
     auto stage = columnStages.find(write);
     if (stage == columnStages.end())
-      return write.emitOpError() << "is printed non-temporal in C++ kernels of the columns layout only";
+      return write.emitOpError()
+             << "is printed non-temporal in C++ kernels of the columns layout only";
     os << stage->second << "[" << levelOf(write.getLevel()) << "] = " << expr(write.getValue())
        << ";\n";
     return success();
