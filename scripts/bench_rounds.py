@@ -7,8 +7,9 @@ realistic, 2 threads random, ...; round 2: the same again), so that a noisy phas
 machine hits every configuration alike. Per program, variant, thread count and input mode it
 reports the median of the rounds' medians, their spread (min-max over rounds), the speed-up
 against the first pipeline, and time over the memory-bandwidth limit (the faster of the copy
-kernels fusec-bench measured before and after the programs of the same run), and writes the
-table as Markdown and every round as JSON.
+kernels fusec-bench measured before and after the programs of the same run; where the backend
+has non-temporal stores, also time/nt-limit against the copy with them), and writes the table
+as Markdown and every round as JSON.
 
     scripts/bench_rounds.py --grid r2b5 --nlev 80 --threads 1,2 --rounds 3 \\
         --inputs random,realistic --pipelines none,fuse-all --layout blocked:16 --out build/bench-rounds
@@ -113,7 +114,7 @@ def main():
     configurations = [(int(t), i) for t in args.threads.split(",") for i in args.inputs.split(",")]
     # medians[(threads, inputs)][program][variant] = [round medians]; likewise copy bandwidths.
     # Compulsory bytes per configuration too: a point list's length comes with the inputs.
-    medians, bandwidths, compulsory = {}, {}, {}
+    medians, bandwidths, stream_bandwidths, compulsory = {}, {}, {}, {}
     machine = ""  # the first run's host and compiler: figures hold for those
     for round_index in range(args.rounds):
         for threads, inputs in configurations:
@@ -127,6 +128,9 @@ def main():
             run = report["run"]
             bandwidths.setdefault(key, []).append(run.get(
                 "limit_bandwidth_bytes_per_second", run["copy"]["bandwidth_bytes_per_second"]))
+            if "stream_limit_bandwidth_bytes_per_second" in run:
+                stream_bandwidths.setdefault(key, []).append(
+                    run["stream_limit_bandwidth_bytes_per_second"])
             for program, entry in report["comparison"].items():
                 compulsory.setdefault(key, {})[program] = entry["compulsory_bytes"]
                 for variant, result in entry["variants"].items():
@@ -143,13 +147,16 @@ def main():
              f"layout {args.layout}, "
              f"{args.rounds} interleaved rounds of {args.repeat} timed runs; median of the "
              f"rounds' medians (spread: min–max of the rounds' medians); speed-up against "
-             f"`{variants[0]}`; time/limit against the copy kernel of the same runs", ""]
+             f"`{variants[0]}`; time/limit against the copy kernel of the same runs"
+             + ("; time/nt-limit against its copy with non-temporal stores"
+                if stream_bandwidths else ""), ""]
     if machine:
         lines[-1:-1] = ["", machine]
     header = "| program | threads | inputs | " + " | ".join(
         f"{v} (ms) | {v} spread" for v in variants) + " | " + " | ".join(
         f"{v} / {variants[0]}" for v in variants[1:]) + " | " + " | ".join(
-        f"{v} time/limit" for v in variants) + " |"
+        f"{v} time/limit" for v in variants) + "".join(
+        f" | {v} time/nt-limit" for v in variants if stream_bandwidths) + " |"
     lines += [header, "|" + "---|" * (header.count("|") - 1)]
     summary = {}
     for threads, inputs in configurations:
@@ -163,13 +170,22 @@ def main():
             row += [x for v in variants for x in (f"{middle[v] * 1e3:.3g}", spread(times[v], 1e3))]
             row += [f"{middle[variants[0]] / middle[v]:.2f}x" for v in variants[1:]]
             row += [f"{middle[v] / limit:.2f}" for v in variants]
+            entry = {"median": middle, "rounds": times,
+                     "time_over_limit": {v: middle[v] / limit for v in variants}}
+            if key in stream_bandwidths:
+                stream_limit = compulsory[key][program] / statistics.median(stream_bandwidths[key])
+                row += [f"{middle[v] / stream_limit:.2f}" for v in variants]
+                entry["time_over_stream_limit"] = {v: middle[v] / stream_limit for v in variants}
             lines.append("| " + " | ".join(row) + " |")
-            summary.setdefault(f"{threads}t-{inputs}", {})[program] = {
-                "median": middle, "rounds": times, "time_over_limit":
-                {v: middle[v] / limit for v in variants}}
+            summary.setdefault(f"{threads}t-{inputs}", {})[program] = entry
         lines.append(f"| copy kernel | {threads} | {inputs} | "
                      f"{statistics.median(bandwidths[key]) / 1e9:.1f} GB/s | "
                      f"{spread(bandwidths[key], 1e-9)} GB/s |" + " |" * (header.count("|") - 6))
+        if key in stream_bandwidths:
+            lines.append(f"| copy kernel, non-temporal stores | {threads} | {inputs} | "
+                         f"{statistics.median(stream_bandwidths[key]) / 1e9:.1f} GB/s | "
+                         f"{spread(stream_bandwidths[key], 1e-9)} GB/s |"
+                         + " |" * (header.count("|") - 6))
     table = "\n".join(lines) + "\n"
     with open(os.path.join(args.out, "summary.md"), "w") as f:
         f.write(table)

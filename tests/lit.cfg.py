@@ -1,5 +1,6 @@
 # lit configuration shared by every suite under tests/.
 import os
+import platform
 import shutil
 
 import lit.formats
@@ -46,6 +47,9 @@ if config.nvcc and not config.nvcc.endswith("NOTFOUND"):
     config.substitutions.append(("%nvcc", config.nvcc))
 if config.gfortran and not config.gfortran.endswith("NOTFOUND"):
     config.available_features.add("gfortran")
+# The C++ backend's non-temporal stores (and fusec-bench's copy kernel with them) are x86-64's.
+if platform.machine() in ("x86_64", "AMD64"):
+    config.available_features.add("x86_64")
 if shutil.which("valgrind"):
     config.available_features.add("valgrind")
 if lit_config.params.get("timing") in ("1", "on", "true"):

@@ -11,6 +11,8 @@
 
 #include <catch2/catch.hpp>
 
+#include <unistd.h>
+
 using namespace fusec;
 using namespace fusec::bench;
 
@@ -131,6 +133,16 @@ TEST_CASE("speed-up, bandwidth, limit and the step come from the medians", "[ben
   CHECK_FALSE(stepFiguresOf(report, "fuse-all"));
 }
 
+TEST_CASE("the host's copy arrays reach past its last-level cache", "[bench][outputs]") {
+  const int64_t elements = hostCopyElements();
+  CHECK(elements >= kCopyElements);
+  CHECK(elements <= int64_t(1) << 28);
+#ifdef _SC_LEVEL3_CACHE_SIZE
+  if (const long cache = sysconf(_SC_LEVEL3_CACHE_SIZE); cache > 0 && 4 * cache < (int64_t(1) << 31))
+    CHECK(elements * int64_t(sizeof(double)) >= 4 * int64_t(cache));
+#endif
+}
+
 TEST_CASE("the limit is the faster of the copies before and after the programs",
           "[bench][outputs]") {
   auto copyAt = [](double seconds) {
@@ -170,4 +182,22 @@ TEST_CASE("the limit is the faster of the copies before and after the programs",
   CHECK(*report.limitBandwidth() == Approx(4e9));
   CHECK(copyAfterText(report) == "copy kernel after the programs: 3.81 GB/s, before them 4 GB/s; "
                                  "time/limit uses the faster");
+  CHECK_FALSE(figuresOf(report, report.programs[0], "fuse-all")->timeOverStreamLimit);
+  CHECK(comparisonRows(report).front().back() == "time/limit");
+
+  // The copy with non-temporal stores: its own limit, the faster of its two runs, in a column of
+  // its own beside time/limit.
+  report.streamCopy = copyAt(0.001);        // 8 GB/s
+  report.streamCopyAfter = copyAt(0.0005);  // 16 GB/s
+  CHECK(*report.streamLimitBandwidth() == Approx(16e9));
+  CHECK(*report.limitBandwidth() == Approx(4e9));
+  std::optional<VariantFigures> figures = figuresOf(report, report.programs[0], "fuse-all");
+  CHECK(*figures->timeOverLimit == Approx(2.0));        // 1 ms against 2 MB at 4 GB/s
+  CHECK(*figures->timeOverStreamLimit == Approx(8.0));  // against 2 MB at 16 GB/s
+  CHECK(copyAfterText(report) ==
+        "copy kernel after the programs: 3.81 GB/s (16 with non-temporal stores), before them 4 "
+        "GB/s (8 with non-temporal stores); time/limit uses the faster");
+  TableRows rows = comparisonRows(report);
+  CHECK(rows.front().back() == "time/nt-limit");
+  CHECK(rows[1].back() == "8.00");
 }

@@ -70,7 +70,8 @@ private:
     return false;
   }
   void compileVariants();
-  void measureCopy(std::optional<CopyBandwidth> &into);
+  void measureCopies(std::optional<CopyBandwidth> &ordinary,
+                     std::optional<CopyBandwidth> &nonTemporal);
   ProgramResult runProgram(const ProgramSignature &program);
   bool writeFiles();
 
@@ -102,18 +103,32 @@ void Comparison::compileVariants() {
   }
 }
 
-/// The copy kernel of the first compiled library, when times are taken.
-void Comparison::measureCopy(std::optional<CopyBandwidth> &into) {
+/// The copy kernels of the first compiled library, when times are taken: the ordinary one, and
+/// the one with non-temporal stores where the library has it.
+void Comparison::measureCopies(std::optional<CopyBandwidth> &ordinary,
+                               std::optional<CopyBandwidth> &nonTemporal) {
   if (options.repeat == 0)
     return;
+  // Device memory has its own caches; host memory is measured past the host's.
+  const int64_t elements = options.backend == Backend::Cuda ? kCopyElements : hostCopyElements();
   for (const auto &variant : variants) {
     if (!variant->library)
       continue;
-    Result<CopyBandwidth> copy = measureCopyBandwidth(*variant->library, options.repeat);
-    if (copy)
-      into = *copy;
-    else
+    Result<CopyBandwidth> copy =
+        measureCopyBandwidth(*variant->library, options.repeat, CopyStores::Ordinary, elements);
+    if (!copy) {
       fail(copy.error() + " (no memory-bandwidth limit in this report)");
+      return;
+    }
+    ordinary = *copy;
+    if (!hasCopyKernel(*variant->library, CopyStores::NonTemporal))
+      return;
+    Result<CopyBandwidth> streamed =
+        measureCopyBandwidth(*variant->library, options.repeat, CopyStores::NonTemporal, elements);
+    if (streamed)
+      nonTemporal = *streamed;
+    else
+      fail(streamed.error() + " (no time/nt-limit in this report)");
     return;
   }
 }
@@ -180,7 +195,7 @@ int Comparison::run() {
   progress.expect(static_cast<unsigned>(options.pipelines.size() +
                                         programs * (1 + options.pipelines.size())));
   compileVariants();
-  measureCopy(report.copy);
+  measureCopies(report.copy, report.streamCopy);
 
   progress.clear();
   printHeader(report, out);
@@ -191,7 +206,7 @@ int Comparison::run() {
   }
   // Again after the programs: a shared machine's bandwidth can change during a long run.
   if (report.copy)
-    measureCopy(report.copyAfter);
+    measureCopies(report.copyAfter, report.streamCopyAfter);
   progress.clear();
   printComparison(report, out);
   printSummary(report, out);

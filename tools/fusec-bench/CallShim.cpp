@@ -10,13 +10,17 @@
 
 namespace fusec::bench {
 
-/// The copy kernel for CPUs: first touch and copies use OpenMP's static schedule, as the
-/// variants' loops do, so each thread copies the pages it owns.
+/// The copy kernels for CPUs: b[i] = a[i] with ordinary stores (STREAM's copy as GCC builds it),
+/// and with non-temporal stores (fusec::stream_copy, what stn-stream-stores' writes use), which
+/// skip the read of each destination line that an ordinary store makes first. Each thread first
+/// touches and copies the same contiguous share, as the variants' static schedules do.
 static const char *const kCpuCopy = R"(
 #include <chrono>
 #include <cstdlib>
 
-extern "C" int fusec_bench_measure_copy(int64_t elements, int32_t repeat, double *seconds) {
+namespace {
+template <typename Copy>
+int fusec_bench_time_copy(int64_t elements, int32_t repeat, double *seconds, Copy copy) {
   double *a = static_cast<double *>(std::malloc(sizeof(double) * elements));
   double *b = static_cast<double *>(std::malloc(sizeof(double) * elements));
   if (a == nullptr || b == nullptr) {
@@ -31,15 +35,45 @@ extern "C" int fusec_bench_measure_copy(int64_t elements, int32_t repeat, double
   }
   for (int32_t r = 0; r < repeat; ++r) {
     auto start = std::chrono::steady_clock::now();
-#pragma omp parallel for schedule(static)
-    for (int64_t i = 0; i < elements; ++i)
-      b[i] = a[i];
+    copy(a, b, elements);
     seconds[r] = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   }
   std::free(a);
   std::free(b);
   return FUSEC_SUCCESS;
 }
+} // namespace
+
+extern "C" int fusec_bench_measure_copy(int64_t elements, int32_t repeat, double *seconds) {
+  return fusec_bench_time_copy(elements, repeat, seconds,
+                               [](const double *a, double *b, int64_t n) {
+#pragma omp parallel for schedule(static)
+                                 for (int64_t i = 0; i < n; ++i)
+                                   b[i] = a[i];
+                               });
+}
+
+#if FUSEC_STREAM_STORES
+extern "C" int fusec_bench_measure_stream_copy(int64_t elements, int32_t repeat,
+                                               double *seconds) {
+  return fusec_bench_time_copy(elements, repeat, seconds,
+                               [](const double *a, double *b, int64_t n) {
+#pragma omp parallel
+                                 {
+#ifdef FUSEC_OPENMP_TEAM
+                                   const int64_t thread = omp_get_thread_num();
+                                   const int64_t threads = omp_get_num_threads();
+#else
+                                   const int64_t thread = 0, threads = 1;
+#endif
+                                   const int64_t begin = n * thread / threads;
+                                   const int64_t end = n * (thread + 1) / threads;
+                                   fusec::stream_copy(b + begin, a + begin, end - begin);
+                                   fusec::stream_fence();
+                                 }
+                               });
+}
+#endif
 )";
 
 /// What the CUDA shims time with: events on the default stream.

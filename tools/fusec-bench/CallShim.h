@@ -22,7 +22,12 @@
 // a STREAM-like copy b[i] = a[i] of two arrays of `elements` doubles, timed
 // `repeat` times (OpenMP threads with the variants' static schedule on CPUs, a
 // device kernel timed with CUDA events on GPUs), compiled with the variants'
-// own flags; and, for CUDA only, the device memory the tool needs:
+// own flags; on x86-64 C++ the same copy with non-temporal stores,
+//
+//   extern "C" int fusec_bench_measure_stream_copy(int64_t elements,
+//                                                  int32_t repeat, double *seconds);
+//
+// and, for CUDA only, the device memory the tool needs:
 //
 //   int  fusec_bench_device_alloc(void **pointer, size_t bytes);
 //   void fusec_bench_device_free(void *pointer);

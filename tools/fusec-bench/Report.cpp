@@ -44,14 +44,21 @@ const std::string &BenchReport::baseline() const {
   return variants.front();
 }
 
-std::optional<double> BenchReport::limitBandwidth() const {
+static std::optional<double> fasterCopy(const std::optional<CopyBandwidth> &before,
+                                        const std::optional<CopyBandwidth> &after) {
   double fastest = 0.0;
-  for (const std::optional<CopyBandwidth> &measured : {copy, copyAfter})
+  for (const std::optional<CopyBandwidth> &measured : {before, after})
     if (measured)
       fastest = std::max(fastest, measured->bytesPerSecond());
   if (fastest <= 0)
     return std::nullopt;
   return fastest;
+}
+
+std::optional<double> BenchReport::limitBandwidth() const { return fasterCopy(copy, copyAfter); }
+
+std::optional<double> BenchReport::streamLimitBandwidth() const {
+  return fasterCopy(streamCopy, streamCopyAfter);
 }
 
 std::optional<double> BenchReport::copyChange() const {
@@ -75,6 +82,8 @@ std::optional<VariantFigures> figuresOf(const BenchReport &report, const Program
   if (limit && program.compulsoryBytes > 0 && figures.median > 0) {
     figures.bandwidth = double(program.compulsoryBytes) / figures.median;
     figures.timeOverLimit = *figures.bandwidth > 0 ? *limit / *figures.bandwidth : 0.0;
+    if (std::optional<double> streamLimit = report.streamLimitBandwidth())
+      figures.timeOverStreamLimit = *figures.bandwidth > 0 ? *streamLimit / *figures.bandwidth : 0.0;
   }
   return figures;
 }
@@ -211,10 +220,15 @@ void printHeader(const BenchReport &report, llvm::raw_ostream &os) {
     os << "host: " << run.host << "\n";
   if (!run.compiler.empty())
     os << "compiler: " << run.compiler << "\n";
-  if (report.copy)
+  if (report.copy) {
     os << "copy kernel: " << formatNumber("%.3g", report.copy->bytesPerSecond() / 1e9)
        << " GB/s (best of " << report.copy->time.samples << " copies of "
-       << report.copy->bytesPerCopy / 2 / (1 << 20) << " MiB)\n";
+       << report.copy->bytesPerCopy / 2 / (1 << 20) << " MiB)";
+    if (report.streamCopy)
+      os << "; with non-temporal stores "
+         << formatNumber("%.3g", report.streamCopy->bytesPerSecond() / 1e9) << " GB/s";
+    os << "\n";
+  }
 }
 
 /// The widest variant name, at least 8.
@@ -326,7 +340,10 @@ void printTable(const TableRows &rows, size_t leftColumns, llvm::raw_ostream &os
 /// The rows of the comparison table (header first); shared with the Markdown writer.
 TableRows comparisonRows(const BenchReport &report) {
   TableRows rows;
+  const bool streamLimit = report.streamLimitBandwidth().has_value();
   rows.push_back({"program", "variant", "median", "speed-up", "MB", "GB/s", "time/limit"});
+  if (streamLimit)
+    rows.back().push_back("time/nt-limit");
   for (const ProgramResult &program : report.programs) {
     bool first = true;
     for (const VariantResult &variant : program.variants) {
@@ -345,6 +362,10 @@ TableRows comparisonRows(const BenchReport &report) {
                         : "");
       row.push_back(figures->bandwidth ? formatNumber("%.3g", *figures->bandwidth / 1e9) : "");
       row.push_back(figures->timeOverLimit ? formatNumber("%.2f", *figures->timeOverLimit) : "");
+      if (streamLimit)
+        row.push_back(figures->timeOverStreamLimit
+                          ? formatNumber("%.2f", *figures->timeOverStreamLimit)
+                          : "");
       rows.push_back(row);
       first = false;
     }
@@ -414,11 +435,17 @@ std::string stepUncoveredText(const BenchReport &report) {
 std::string copyAfterText(const BenchReport &report) {
   if (!report.copy || !report.copyAfter)
     return "";
+  auto rates = [](const std::optional<CopyBandwidth> &ordinary,
+                  const std::optional<CopyBandwidth> &nonTemporal) {
+    std::string text = formatNumber("%.3g", ordinary->bytesPerSecond() / 1e9) + " GB/s";
+    if (nonTemporal)
+      text += " (" + formatNumber("%.3g", nonTemporal->bytesPerSecond() / 1e9) +
+              " with non-temporal stores)";
+    return text;
+  };
   std::string text = "copy kernel after the programs: " +
-                     formatNumber("%.3g", report.copyAfter->bytesPerSecond() / 1e9) +
-                     " GB/s, before them " +
-                     formatNumber("%.3g", report.copy->bytesPerSecond() / 1e9) +
-                     " GB/s; time/limit uses the faster";
+                     rates(report.copyAfter, report.streamCopyAfter) + ", before them " +
+                     rates(report.copy, report.streamCopy) + "; time/limit uses the faster";
   // Beyond the spread of one machine's copies: its memory bandwidth changed mid-run.
   if (std::optional<double> change = report.copyChange(); change && *change > 1.15)
     text += ". The machine's memory bandwidth changed by " +
@@ -435,6 +462,8 @@ void printComparison(const BenchReport &report, llvm::raw_ostream &os) {
   if (report.copy)
     os << "; MB read and written at least once, achieved GB/s, and time over that traffic at the "
           "copy kernel's bandwidth";
+  if (report.streamCopy)
+    os << " (time/nt-limit: at the bandwidth of the copy with non-temporal stores)";
   os << "\n";
   if (std::string after = copyAfterText(report); !after.empty())
     os << after << "\n";

@@ -96,6 +96,9 @@ struct BenchReport {
   std::vector<ProgramResult> programs;
   std::optional<CopyBandwidth> copy;       // compiled backends, before the programs
   std::optional<CopyBandwidth> copyAfter;  // the same copy again, after the programs
+  // The copy with non-temporal stores (MemoryLimit.h), before and after the programs, where the
+  // backend has them.
+  std::optional<CopyBandwidth> streamCopy, streamCopyAfter;
   std::optional<StepStructure> step;  // when the step program ran
   std::optional<OpenAccTimers> openacc;
 
@@ -106,6 +109,8 @@ struct BenchReport {
   /// The memory-bandwidth limit, bytes per second: the faster of the copies before and after
   /// the programs (STREAM's best rate; the machine's bandwidth may change during a run).
   std::optional<double> limitBandwidth() const;
+  /// The same from the copies with non-temporal stores, where they ran.
+  std::optional<double> streamLimitBandwidth() const;
   /// How many times faster the faster copy ran than the slower, when both ran.
   std::optional<double> copyChange() const;
 };
@@ -116,6 +121,7 @@ struct VariantFigures {
   std::optional<double> speedup;         // baseline median / median
   std::optional<double> bandwidth;       // compulsory bytes / median, bytes per second
   std::optional<double> timeOverLimit;   // median / (compulsory bytes / copy bandwidth)
+  std::optional<double> timeOverStreamLimit; // the same at the non-temporal copy's bandwidth
 };
 std::optional<VariantFigures> figuresOf(const BenchReport &report, const ProgramResult &program,
                                         const std::string &variant);

@@ -80,6 +80,8 @@ static llvm::json::Object comparisonOf(const BenchReport &report) {
         entry["speedup"] = optionalNumber(figures->speedup);
         entry["bandwidth_bytes_per_second"] = optionalNumber(figures->bandwidth);
         entry["time_over_limit"] = optionalNumber(figures->timeOverLimit);
+        if (figures->timeOverStreamLimit)
+          entry["time_over_stream_limit"] = *figures->timeOverStreamLimit;
       }
       variants[result.variant] = std::move(entry);
     }
@@ -132,6 +134,12 @@ Status writeJsonReport(const BenchReport &report, const std::string &path) {
     description["copy_after"] = copyObject(*report.copyAfter);
   if (std::optional<double> limit = report.limitBandwidth())
     description["limit_bandwidth_bytes_per_second"] = *limit;
+  if (report.streamCopy)
+    description["stream_copy"] = copyObject(*report.streamCopy);
+  if (report.streamCopyAfter)
+    description["stream_copy_after"] = copyObject(*report.streamCopyAfter);
+  if (std::optional<double> limit = report.streamLimitBandwidth())
+    description["stream_limit_bandwidth_bytes_per_second"] = *limit;
   llvm::json::Object metrics;
   llvm::json::Array variantNames;
   for (const std::string &variant : report.variants) {
@@ -229,12 +237,17 @@ Status writeMarkdownReport(const BenchReport &report, const std::string &path) {
   if (report.copy)
     os << " Copy kernel: " << formatNumber("%.3g", report.copy->bytesPerSecond() / 1e9)
        << " GB/s.";
+  if (report.streamCopy)
+    os << " With non-temporal stores: "
+       << formatNumber("%.3g", report.streamCopy->bytesPerSecond() / 1e9) << " GB/s.";
   if (std::string after = copyAfterText(report); !after.empty())
     os << " The " << after << ".";
   os << "\n\n## Programs\n\nMedian time, speed-up against `" << report.baseline() << "`";
   if (report.copy)
     os << ", MB read and written at least once, achieved GB/s, and time over that traffic at the "
           "copy kernel's bandwidth (1.00 = the memory-bandwidth limit)";
+  if (report.streamCopy)
+    os << "; time/nt-limit at the bandwidth of the copy with non-temporal stores";
   os << ".\n\n";
   markdownTable(comparisonRows(report), 2, os);
   if (report.step) {

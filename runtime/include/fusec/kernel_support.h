@@ -594,12 +594,57 @@ inline void prefetch_column(const T *column, int64_t begin, int64_t end, int64_t
 #endif
 }
 
+#if FUSEC_STREAM_STORES
+namespace detail {
+/* One cache line with non-temporal stores: `to` is 64-byte aligned, `from` need not be. */
+template <typename T> inline void stream_line(T *to, const T *from) {
+#if defined(__AVX512F__)
+  if constexpr (std::is_same_v<T, double>)
+    _mm512_stream_pd(to, _mm512_loadu_pd(from));
+  else
+    _mm512_stream_ps(to, _mm512_loadu_ps(from));
+#else
+  // Four 16-byte stores: the write-combining buffer sends the line to memory whole.
+  for (int part = 0; part < 64; part += 16)
+    if constexpr (std::is_same_v<T, double>)
+      _mm_stream_pd(to + part / sizeof(T), _mm_loadu_pd(from + part / sizeof(T)));
+    else
+      _mm_stream_ps(to + part / sizeof(T), _mm_loadu_ps(from + part / sizeof(T)));
+#endif
+}
+} // namespace detail
+#endif
+
+/* Copies `count` values to `to`: the whole cache lines of the destination with non-temporal
+ * stores (without FUSEC_STREAM_STORES, ordinary ones), which skip the read of each line that an
+ * ordinary store makes first; the partial lines at its ends get ordinary stores. The caller
+ * orders them before what reads `to` next with stream_fence(). */
+template <typename T> inline void stream_copy(T *to, const T *from, int64_t count) {
+  static_assert(std::is_same_v<T, double> || std::is_same_v<T, float>, "f64 or f32 values");
+  int64_t i = 0;
+#if FUSEC_STREAM_STORES
+  constexpr int64_t line = 64 / sizeof(T);
+  for (; i < count && reinterpret_cast<uintptr_t>(to + i) % 64 != 0; ++i)
+    to[i] = from[i];
+  for (; i + line <= count; i += line)
+    detail::stream_line(to + i, from + i);
+#endif
+  for (; i < count; ++i)
+    to[i] = from[i];
+}
+
+/* Orders the calling thread's non-temporal stores before its later loads and stores. */
+inline void stream_fence() {
+#if FUSEC_STREAM_STORES
+  _mm_sfence();
+#endif
+}
+
 /* One column of a field on its way to memory (stn.write {nontemporal}, columns layout): a loop over
- * a point's levels writes the values here, in the L1, and store() writes the column's whole cache
- * lines with non-temporal stores, which skip the read of each line that an ordinary store makes
- * first; the partial lines at its ends get ordinary stores. Holds `levels` values (inline up to
- * 256, else on the heap); the destructor orders the non-temporal stores before anything the
- * thread does next, such as the barrier after its share of a kernel. */
+ * a point's levels writes the values here, in the L1, and store() writes them out with
+ * stream_copy. Holds `levels` values (inline up to 256, else on the heap); the destructor orders
+ * the non-temporal stores before anything the thread does next, such as the barrier after its
+ * share of a kernel. */
 template <typename T> class ColumnStage {
 public:
   explicit ColumnStage(int32_t levels) : values_(levels <= kInline ? inline_ : nullptr) {
@@ -610,52 +655,18 @@ public:
   }
   ColumnStage(const ColumnStage &) = delete;
   ColumnStage &operator=(const ColumnStage &) = delete;
-  ~ColumnStage() {
-#if FUSEC_STREAM_STORES
-    _mm_sfence();
-#endif
-  }
+  ~ColumnStage() { stream_fence(); }
 
   T &operator[](int32_t level) { return values_[level]; }
 
   /* Writes levels [begin, end) to `first` (the column at level begin) on. */
   void store(T *first, int32_t begin, int32_t end) const {
-    const T *values = values_ + begin;
-    const int32_t count = end - begin;
-    int32_t i = 0;
-#if FUSEC_STREAM_STORES
-    constexpr int32_t line = 64 / sizeof(T);
-    for (; i < count && reinterpret_cast<uintptr_t>(first + i) % 64 != 0; ++i)
-      first[i] = values[i];
-    for (; i + line <= count; i += line)
-      stream_line(first + i, values + i);
-#endif
-    for (; i < count; ++i)
-      first[i] = values[i];
+    stream_copy(first, values_ + begin, end - begin);
   }
 
 private:
   static_assert(std::is_same_v<T, double> || std::is_same_v<T, float>, "a column of f64 or f32");
   static constexpr int32_t kInline = 256;
-
-#if FUSEC_STREAM_STORES
-  /* One cache line: `to` is 64-byte aligned, `from` need not be. */
-  static void stream_line(T *to, const T *from) {
-#if defined(__AVX512F__)
-    if constexpr (std::is_same_v<T, double>)
-      _mm512_stream_pd(to, _mm512_loadu_pd(from));
-    else
-      _mm512_stream_ps(to, _mm512_loadu_ps(from));
-#else
-    // Four 16-byte stores: the write-combining buffer sends the line to memory whole.
-    for (int part = 0; part < 64; part += 16)
-      if constexpr (std::is_same_v<T, double>)
-        _mm_stream_pd(to + part / sizeof(T), _mm_loadu_pd(from + part / sizeof(T)));
-      else
-        _mm_stream_ps(to + part / sizeof(T), _mm_loadu_ps(from + part / sizeof(T)));
-#endif
-  }
-#endif
 
   alignas(64) T inline_[kInline];
   std::unique_ptr<T[]> heap_;

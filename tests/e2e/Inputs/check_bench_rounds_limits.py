@@ -1,5 +1,6 @@
 """Checks bench_rounds.py's summary: each configuration's time/limit uses that run's bytes and
-bandwidth limit."""
+bandwidth limit, and so does its time/nt-limit where the run timed the copy with non-temporal
+stores."""
 import json
 import math
 import os
@@ -20,6 +21,15 @@ for inputs in ("realistic", "random"):
     expected = row["median"]["none"] / (moved[inputs] / bandwidth)
     if not math.isclose(row["time_over_limit"]["none"], expected, rel_tol=1e-9):
         sys.exit(f"{inputs}: time/limit {row['time_over_limit']['none']} != {expected}")
+    if "stream_copy" in run:
+        stream = max(run[copy]["bandwidth_bytes_per_second"]
+                     for copy in ("stream_copy", "stream_copy_after"))
+        expected = row["median"]["none"] / (moved[inputs] / stream)
+        if not math.isclose(row["time_over_stream_limit"]["none"], expected, rel_tol=1e-9):
+            sys.exit(f"{inputs}: time/nt-limit {row['time_over_stream_limit']['none']} != "
+                     f"{expected}")
+    elif "time_over_stream_limit" in row:
+        sys.exit(f"{inputs}: a time/nt-limit without a copy with non-temporal stores")
     print(f"{inputs}: limit of its own run")
 if moved["realistic"] == moved["random"]:
     sys.exit("the two input sets move the same bytes: the test checks nothing")
