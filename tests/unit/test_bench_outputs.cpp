@@ -138,8 +138,9 @@ TEST_CASE("the host's copy arrays reach past its last-level cache", "[bench][out
   CHECK(elements >= kCopyElements);
   CHECK(elements <= int64_t(1) << 28);
 #ifdef _SC_LEVEL3_CACHE_SIZE
-  if (const long cache = sysconf(_SC_LEVEL3_CACHE_SIZE); cache > 0 && 4 * cache < (int64_t(1) << 31))
-    CHECK(elements * int64_t(sizeof(double)) >= 4 * int64_t(cache));
+  const int64_t cache = sysconf(_SC_LEVEL3_CACHE_SIZE);
+  if (cache > 0 && 4 * cache < (int64_t(1) << 31))
+    CHECK(elements * int64_t(sizeof(double)) >= 4 * cache);
 #endif
 }
 

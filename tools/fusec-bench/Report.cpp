@@ -83,7 +83,8 @@ std::optional<VariantFigures> figuresOf(const BenchReport &report, const Program
     figures.bandwidth = double(program.compulsoryBytes) / figures.median;
     figures.timeOverLimit = *figures.bandwidth > 0 ? *limit / *figures.bandwidth : 0.0;
     if (std::optional<double> streamLimit = report.streamLimitBandwidth())
-      figures.timeOverStreamLimit = *figures.bandwidth > 0 ? *streamLimit / *figures.bandwidth : 0.0;
+      figures.timeOverStreamLimit =
+          *figures.bandwidth > 0 ? *streamLimit / *figures.bandwidth : 0.0;
   }
   return figures;
 }
