@@ -15,6 +15,7 @@ namespace fusec::bench {
 /// skip the read of each destination line that an ordinary store makes first. Each thread first
 /// touches and copies the same contiguous share, as the variants' static schedules do.
 static const char *const kCpuCopy = R"(
+#include <algorithm>
 #include <chrono>
 #include <cstdlib>
 
@@ -60,15 +61,11 @@ extern "C" int fusec_bench_measure_stream_copy(int64_t elements, int32_t repeat,
                                [](const double *a, double *b, int64_t n) {
 #pragma omp parallel
                                  {
-#ifdef FUSEC_OPENMP_TEAM
-                                   const int64_t thread = omp_get_thread_num();
-                                   const int64_t threads = omp_get_num_threads();
-#else
-                                   const int64_t thread = 0, threads = 1;
-#endif
-                                   const int64_t begin = n * thread / threads;
-                                   const int64_t end = n * (thread + 1) / threads;
-                                   fusec::stream_copy(b + begin, a + begin, end - begin);
+                                   // 32 KiB chunks (whole pages) under the first touch's schedule.
+                                   constexpr int64_t chunk = 4096;
+#pragma omp for schedule(static)
+                                   for (int64_t i = 0; i < n; i += chunk)
+                                     fusec::stream_copy(b + i, a + i, std::min(chunk, n - i));
                                    fusec::stream_fence();
                                  }
                                });
