@@ -234,7 +234,11 @@ static void getNestedEffects(Operation *op, EffectList &effects) {
 
 void ApplyOp::getEffects(EffectList &effects) { getNestedEffects(*this, effects); }
 void ReduceOp::getEffects(EffectList &effects) { getNestedEffects(*this, effects); }
-void KernelOp::getEffects(EffectList &effects) { getNestedEffects(*this, effects); }
+void KernelOp::getEffects(EffectList &effects) {
+  getNestedEffects(*this, effects);
+  if (getStage())
+    effects.emplace_back(MemoryEffects::Write::get(), WavefrontStageResource::get());
+}
 
 void LoadOp::getEffects(EffectList &effects) {
   if (isa<FieldType>(getField().getType()))

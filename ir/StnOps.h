@@ -28,6 +28,13 @@ struct RowResource : public mlir::SideEffects::Resource::Base<RowResource> {
   llvm::StringRef getName() final { return "stn.row"; }
 };
 
+/// A kernel's slot in its wavefront's schedule, which a stage kernel writes: a stage left
+/// with nothing to do (its writes found to store back what they read) is not erased as dead,
+/// since the wavefront's stage numbers and waits point at it.
+struct WavefrontStageResource : public mlir::SideEffects::Resource::Base<WavefrontStageResource> {
+  llvm::StringRef getName() final { return "stn.wavefront_stage"; }
+};
+
 /// The caches, which `stn.prefetch` writes.
 struct CacheResource : public mlir::SideEffects::Resource::Base<CacheResource> {
   llvm::StringRef getName() final { return "stn.cache"; }

@@ -40,6 +40,9 @@ struct FieldAccesses {
     SmallVector<MemoryEffects::EffectInstance> effects;
     kernel.getEffects(effects);
     for (const MemoryEffects::EffectInstance &effect : effects) {
+      // A stage's slot in its wavefront orders nothing between kernels.
+      if (isa<WavefrontStageResource>(effect.getResource()))
+        continue;
       Value field = effect.getValue();
       if (!field)
         unknown = true;

@@ -120,3 +120,33 @@ stn.program @folds(%vn: !stn.field<Edge x K x f64> {stn.name = "vn"},
   stn.store %1 to %o on Cell[%lo : %hi] K[%k0 : %k1] : !stn.temp<Cell x K x f64> to !stn.field<Cell x K x f64>
   stn.return
 }
+
+// -----
+
+// A kernel with nothing left to write is dead and goes, except as a stage of a
+// wavefront, whose stage numbers and waits point at it (regression: fusec-fuzz
+// seed 1796179286, file 3: a stage whose writes stored back what they read lost
+// its kernel, and the wavefront no longer verified).
+// CHECK-LABEL: stn.program @empty_stage
+// CHECK-NOT:   stn.kernel "dead"
+// CHECK:       wavefront tile(5) min_levels(1) waits [same<1 on 0>] {
+// CHECK-NEXT:    stn.kernel "copy" {{.*}} stage = 0
+// CHECK:         stn.kernel "empty" {{.*}} stage = 1
+stn.program @empty_stage(%f: !stn.field<Cell x K x f64> {stn.name = "f"},
+    %o: !stn.field<Cell x K x f64> {stn.intent = 1 : i32, stn.name = "o"},
+    %lo: i32, %hi: i32, %k0: i32, %k1: i32) {
+  stn.kernel "dead" on Cell[%lo : %hi] K[%k0 : %k1] {
+  ^bb0(%p: !stn.point<Cell>):
+  }
+  stn.wavefront tile(5) min_levels(1) waits [same<1 on 0>] {
+    stn.kernel "copy" on Cell[%lo : %hi] K[%k0 : %k1] attributes {stage = 0 : i64} {
+    ^bb0(%p: !stn.point<Cell>):
+      %v = stn.load %f[%p, k] : !stn.field<Cell x K x f64>
+      stn.write %v to %o at %p : !stn.point<Cell> : f64, !stn.field<Cell x K x f64>
+    }
+    stn.kernel "empty" on Cell[%lo : %hi] K[%k0 : %k1] attributes {stage = 1 : i64} {
+    ^bb0(%p: !stn.point<Cell>):
+    }
+  }
+  stn.return
+}
