@@ -176,15 +176,22 @@ BlockedGathers BlockedGathers::of(KernelOp kernel) {
   return gathers;
 }
 
+std::string KernelBodyEmitter::levelTerm(Value field, StringRef level) {
+  FieldShape shape = FieldShape::of(field.getType());
+  if (!shape.location || level.empty())
+    return level.str();
+  std::string levelStride = scope.leadingDimensions[static_cast<int>(*shape.location)];
+  if (!shape.sparse.empty())
+    levelStride += " * " + std::to_string(shape.sparseSize);
+  return scaled(level, levelStride);
+}
+
 std::string KernelBodyEmitter::elementIndex(Value field, Value point, Value slot, StringRef level) {
   FieldShape shape = FieldShape::of(field.getType());
   if (!shape.location)
     return level.str();
   const std::string &ld = scope.leadingDimensions[static_cast<int>(*shape.location)];
-  std::string levelStride = ld;
   bool sparse = !shape.sparse.empty();
-  if (sparse)
-    levelStride += " * " + std::to_string(shape.sparseSize);
   std::string pointTerm, blockTerm;
   // Blocked: one block holds ld*N*L elements, of which the terms above cover
   // ld (the point index h = jc + jb*ld counts them); 2-D dense fields need nothing.
@@ -205,8 +212,8 @@ std::string KernelBodyEmitter::elementIndex(Value field, Value point, Value slot
       blockTerm = scaled(blockOf(point, scope.nproma), blockSize);
     }
   }
-  return sum({pointTerm, sparse ? scaled(expr(slot), ld) : std::string(),
-              level.empty() ? std::string() : scaled(level, levelStride), blockTerm});
+  return sum({pointTerm, sparse ? scaled(expr(slot), ld) : std::string(), levelTerm(field, level),
+              blockTerm});
 }
 
 std::string KernelBodyEmitter::blockOf(Value point, StringRef ld) {
@@ -375,7 +382,15 @@ LogicalResult KernelBodyEmitter::emitOp(Operation *op, raw_ostream &os) {
 LogicalResult KernelBodyEmitter::emitLoad(LoadOp load, raw_ostream &os) {
   Value field = load.getField(), point = load.getPoint();
   std::string base = expr(field);
-  std::string read = base + "[" + elementIndex(field, point, load.getNbr(), loadLevel(load)) + "]";
+  std::string read;
+  if (load.getDynOffset() && scope.blocked && scope.nproma == "1")
+    // A gather at data-dependent levels in the columns layout: the column's start as a pointer
+    // and the level as an int32 index, so that GCC's vector gathers take 32-bit indices
+    // instead of sign-extending and adding each lane's level to a 64-bit column start.
+    read = "(&" + base + "[" + elementIndex(field, point, load.getNbr(), "") + "])[" +
+           sum({levelTerm(field, loadLevel(load))}) + "]";
+  else
+    read = base + "[" + elementIndex(field, point, load.getNbr(), loadLevel(load)) + "]";
   if (point && mayBeMissing(point))
     read = presence(point) + " >= 0 ? " + read + " : " + zeroLiteral(load.getType());
   declare(load.getResult(), base, read, os);

@@ -155,6 +155,9 @@ private:
   /// The element index of `field` at `point`, slot `slot` and `level`.
   std::string elementIndex(mlir::Value field, mlir::Value point, mlir::Value slot,
                            llvm::StringRef level);
+  /// The part of `field`'s element index that `level` contributes (the level
+  /// times its stride).
+  std::string levelTerm(mlir::Value field, llvm::StringRef level);
   /// `k`, `k + 1`, `k + off - 2`: the level a load reads.
   std::string loadLevel(stn::LoadOp load);
   /// The expression of a level operand (empty when absent).
