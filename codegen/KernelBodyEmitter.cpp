@@ -383,12 +383,12 @@ LogicalResult KernelBodyEmitter::emitLoad(LoadOp load, raw_ostream &os) {
   Value field = load.getField(), point = load.getPoint();
   std::string base = expr(field);
   std::string read;
-  if (load.getDynOffset() && scope.blocked && scope.nproma == "1")
+  if (load.getDynOffset() && scope.columns())
     // A gather at data-dependent levels in the columns layout: the column's start as a pointer
     // and the level as an int32 index, so that GCC's vector gathers take 32-bit indices
     // instead of sign-extending and adding each lane's level to a 64-bit column start.
     read = "(&" + base + "[" + elementIndex(field, point, load.getNbr(), "") + "])[" +
-           sum({levelTerm(field, loadLevel(load))}) + "]";
+           levelTerm(field, loadLevel(load)) + "]";
   else
     read = base + "[" + elementIndex(field, point, load.getNbr(), loadLevel(load)) + "]";
   if (point && mayBeMissing(point))
@@ -413,7 +413,7 @@ LogicalResult KernelBodyEmitter::emitNeighbor(NeighborOp neighbor, raw_ostream &
 
 LogicalResult KernelBodyEmitter::emitPrefetch(PrefetchOp prefetch, raw_ostream &os) {
   // Only a point's levels are contiguous there.
-  if (!scope.blocked || scope.nproma != "1")
+  if (!scope.columns())
     return prefetch.emitOpError() << "is printed in the columns layout only";
   Value field = prefetch.getField(), point = prefetch.getPoint();
   bool half = FieldShape::of(field.getType()).vertical == VerticalKind::Half;
@@ -503,7 +503,7 @@ std::string KernelBodyEmitter::declareColumnStages() {
   std::string declarations;
   // A stage is indexed by level, up to nlev + 1 (half levels).
   kernel.walk([&](WriteOp write) {
-    if (!write.getNontemporal() || !scope.blocked || scope.nproma != "1")
+    if (!write.getNontemporal() || !scope.columns())
       return;
     Type element = cast<FieldType>(write.getField().getType()).getElementType();
     std::string name = scope.names.unique("stage");

@@ -101,6 +101,8 @@ struct KernelScope {
   /// The number-of-levels and nproma parameters (blocked kernels): nproma
   /// is every location's ld there, also where no ld parameter is passed.
   std::string numLevels, nproma;
+  /// The columns layout: blocked with nproma 1, so a point's levels are contiguous.
+  bool columns() const { return blocked && nproma == "1"; }
   /// The block expression of points that are not neighbours.
   llvm::DenseMap<mlir::Value, std::string> pointBlocks;
   /// Per neighbour point, the variables holding its block offsets.
