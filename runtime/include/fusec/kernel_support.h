@@ -192,12 +192,17 @@ static inline const char *fusec_status_message(int status) {
 #include <nvtx3/nvToolsExt.h>
 #endif
 
-/* Non-temporal stores for fusec::ColumnStage: x86-64 C++ code paths (SSE2 at least). */
+/* Non-temporal stores for fusec::ColumnStage: x86-64 C++ code paths (SSE2 at least).
+ * -DFUSEC_STREAM_STORES=0 makes them ordinary stores, to measure what streaming gains. */
+#ifndef FUSEC_STREAM_STORES
 #if defined(__SSE2__) && !defined(FUSEC_CUDA)
 #define FUSEC_STREAM_STORES 1
-#include <immintrin.h>
 #else
 #define FUSEC_STREAM_STORES 0
+#endif
+#endif
+#if FUSEC_STREAM_STORES
+#include <immintrin.h>
 #endif
 
 /* After cuda_runtime.h: defines FUSEC_HOST_DEVICE (`__host__ __device__` on CUDA code paths). */
