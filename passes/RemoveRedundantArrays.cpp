@@ -5,6 +5,8 @@
 #include "passes/Passes.h"
 #include "passes/Remarks.h"
 
+#include "mlir/Interfaces/LoopLikeInterface.h"
+
 namespace fusec {
 #define GEN_PASS_DEF_REMOVEREDUNDANTARRAYS
 #include "passes/Passes.h.inc"
@@ -92,6 +94,10 @@ private:
         return false; // written again or exchanged: it is a buffer of its own
       Operation *reader = user;
       while (reader->getBlock() != copy->getBlock()) {
+        // A `where` split into stores can leave the reader behind writes of
+        // the source in the same branch.
+        if (writtenBefore(reader, source))
+          return false;
         reader = reader->getParentOp();
         if (!reader)
           return false;
@@ -103,6 +109,19 @@ private:
           return false;
     }
     return true;
+  }
+
+  /// Whether an operation that may run before `op` in its block writes
+  /// `field`: one before it, or in a loop any of them.
+  static bool writtenBefore(Operation *op, Value field) {
+    bool loop = isa<LoopLikeOpInterface>(op->getParentOp());
+    for (Operation &earlier : *op->getBlock()) {
+      if (&earlier == op && !loop)
+        return false;
+      if (writesField(&earlier, field))
+        return true;
+    }
+    return false;
   }
 
   /// A store into a program-local buffer nothing reads.

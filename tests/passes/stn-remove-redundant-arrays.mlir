@@ -137,3 +137,41 @@ stn.program @read_in_between(%o: !stn.field<Cell x K x f64> {stn.intent = 2 : i3
   stn.store %b to %o on Cell[%lo : %hi] K[%k0 : %k1] : !stn.temp<Cell x K x f64> to !stn.field<Cell x K x f64>
   stn.return
 }
+
+// -----
+
+// The copy's reader sits in a branch behind a write of w in the same branch
+// (the form `stn-split-where` gives a `where` whose sides store into w before
+// another statement reads the copy): it must keep reading the copy.
+// CHECK-LABEL: stn.program @copy_read_behind_write_in_branch
+// CHECK: %[[TMP:.*]] = alloc {name = "w_tmp"}
+// CHECK: scf.if
+// CHECK: store %{{.*}} to %w
+// CHECK: stn.load %[[TMP]][
+stn.program @copy_read_behind_write_in_branch(%w: !stn.field<Cell x K x f64> {stn.intent = 2 : i32, stn.name = "w"},
+    %o: !stn.field<Cell x K x f64> {stn.intent = 1 : i32, stn.name = "o"},
+    %cond: i1, %lo: i32, %hi: i32, %k0: i32, %k1: i32) {
+  %tmp = stn.alloc {name = "w_tmp"} : !stn.field<Cell x K x f64>
+  %c = stn.apply on Cell[%lo : %hi] K[%k0 : %k1] -> !stn.temp<Cell x K x f64> {
+  ^bb0(%p: !stn.point<Cell>):
+    %v = stn.load %w[%p, k] : !stn.field<Cell x K x f64>
+    stn.yield %v : f64
+  }
+  stn.store %c to %tmp on Cell[%lo : %hi] K[%k0 : %k1] : !stn.temp<Cell x K x f64> to !stn.field<Cell x K x f64>
+  scf.if %cond {
+    %u = stn.apply on Cell[%lo : %hi] K[%k0 : %k1] -> !stn.temp<Cell x K x f64> {
+    ^bb0(%p: !stn.point<Cell>):
+      %v = stn.load %tmp[%p, k] : !stn.field<Cell x K x f64>
+      %d = arith.addf %v, %v : f64
+      stn.yield %d : f64
+    }
+    stn.store %u to %w on Cell[%lo : %hi] K[%k0 : %k1] : !stn.temp<Cell x K x f64> to !stn.field<Cell x K x f64>
+    %g = stn.apply on Cell[%lo : %hi] K[%k0 : %k1] -> !stn.temp<Cell x K x f64> {
+    ^bb0(%p: !stn.point<Cell>):
+      %v = stn.load %tmp[%p, k] : !stn.field<Cell x K x f64>
+      stn.yield %v : f64
+    }
+    stn.store %g to %o on Cell[%lo : %hi] K[%k0 : %k1] : !stn.temp<Cell x K x f64> to !stn.field<Cell x K x f64>
+  }
+  stn.return
+}

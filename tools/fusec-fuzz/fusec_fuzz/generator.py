@@ -1055,13 +1055,18 @@ FIXED_PIPELINES = len(PASSES_ALONE) + 4  # how many of pipelines() come before t
 
 def pipelines(seed: int, index: int, stencils: list[str]) -> list[str]:
     """The pipelines file `index` runs under: none, fuse-all, each pass alone, fuse-all with
-    k-blocking and two random pass sequences with random options (`+` joins passes)."""
+    k-blocking and two random pass sequences with random options (`+` joins passes). A random
+    sequence may start with `stn-split-where` (`none`'s pass, which runs before domain
+    inference and so only first): the passes after it then see each side of a `where` as
+    statements of its own."""
     rng = random.Random(f"pipelines {seed} {index}")
     result = ["none", "fuse-all", *PASSES_ALONE,
               f"stn-k-blocking{{block={rng.choice((2, 3, 4, 8))}}}",
               "fuse-all+stn-k-blocking{block=3}"]
     while len(result) < FIXED_PIPELINES + 2:
         steps = [_random_pass(rng, stencils) for _ in range(rng.randint(2, 4))]
+        if rng.random() < 0.3:
+            steps.insert(0, "stn-split-where")
         text = "+".join(steps)
         if text not in result:
             result.append(text)
@@ -1071,7 +1076,7 @@ def pipelines(seed: int, index: int, stencils: list[str]) -> list[str]:
 def _random_pass(rng: random.Random, stencils: list[str]) -> str:
     kind = _weighted(rng, [(4, "map"), (2, "merge"), (2, "redundant"), (3, "kblock"), (2, "cse"),
                            (2, "canonicalize"), (1, "fuse-all"), (1, "lists"), (2, "split"),
-                           (1, "narrow"), (2, "sink")])
+                           (1, "narrow"), (2, "sink"), (1, "uniform-if"), (1, "column-order")])
     if kind == "lists":
         return f"stn-fuse-across-lists{{points-per-entry={rng.choice((1, 3, 100))}}}"
     if kind == "map":
@@ -1095,4 +1100,5 @@ def _random_pass(rng: random.Random, stencils: list[str]) -> str:
     return {"merge": "stn-merge-vertical", "redundant": "stn-remove-redundant-arrays",
             "cse": "cse", "canonicalize": "canonicalize", "fuse-all": "fuse-all",
             "split": "stn-split-applies", "narrow": "stn-narrow-level-range",
-            "sink": "stn-sink-to-stores"}[kind]
+            "sink": "stn-sink-to-stores", "uniform-if": "stn-uniform-if",
+            "column-order": "stn-column-order"}[kind]
