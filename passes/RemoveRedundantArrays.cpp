@@ -92,16 +92,14 @@ private:
         continue;
       if (!isa<LoadOp>(user))
         return false; // written again or exchanged: it is a buffer of its own
-      Operation *reader = user;
-      while (reader->getBlock() != copy->getBlock()) {
-        // A `where` split into stores can leave the reader behind writes of
-        // the source in the same branch.
-        if (writtenBefore(reader, source))
+      Operation *reader = copy->getBlock()->findAncestorOpInBlock(*user);
+      if (!reader)
+        return false;
+      // A `where` split into stores can leave the reader behind writes of the
+      // source in the same branch.
+      for (Operation *nested = user; nested != reader; nested = nested->getParentOp())
+        if (writtenBefore(nested, source))
           return false;
-        reader = reader->getParentOp();
-        if (!reader)
-          return false;
-      }
       if (reader->isBeforeInBlock(store))
         return false;
       for (Operation *op = copy->getNextNode(); op && op != reader; op = op->getNextNode())

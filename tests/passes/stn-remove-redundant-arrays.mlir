@@ -175,3 +175,32 @@ stn.program @copy_read_behind_write_in_branch(%w: !stn.field<Cell x K x f64> {st
   }
   stn.return
 }
+
+// -----
+
+// The copy is made in a branch and read after it: no operation of the copy's
+// block holds the reader, so the copy stays (this crashed the pass).
+// CHECK-LABEL: stn.program @copy_in_branch_read_after
+// CHECK: %[[TMP:.*]] = alloc {name = "w_tmp"}
+// CHECK: scf.if
+// CHECK: stn.load %[[TMP]][
+stn.program @copy_in_branch_read_after(%w: !stn.field<Cell x K x f64> {stn.intent = 0 : i32, stn.name = "w"},
+    %o: !stn.field<Cell x K x f64> {stn.intent = 1 : i32, stn.name = "o"},
+    %cond: i1, %lo: i32, %hi: i32, %k0: i32, %k1: i32) {
+  %tmp = stn.alloc {name = "w_tmp"} : !stn.field<Cell x K x f64>
+  scf.if %cond {
+    %c = stn.apply on Cell[%lo : %hi] K[%k0 : %k1] -> !stn.temp<Cell x K x f64> {
+    ^bb0(%p: !stn.point<Cell>):
+      %v = stn.load %w[%p, k] : !stn.field<Cell x K x f64>
+      stn.yield %v : f64
+    }
+    stn.store %c to %tmp on Cell[%lo : %hi] K[%k0 : %k1] : !stn.temp<Cell x K x f64> to !stn.field<Cell x K x f64>
+  }
+  %g = stn.apply on Cell[%lo : %hi] K[%k0 : %k1] -> !stn.temp<Cell x K x f64> {
+  ^bb0(%p: !stn.point<Cell>):
+    %v = stn.load %tmp[%p, k] : !stn.field<Cell x K x f64>
+    stn.yield %v : f64
+  }
+  stn.store %g to %o on Cell[%lo : %hi] K[%k0 : %k1] : !stn.temp<Cell x K x f64> to !stn.field<Cell x K x f64>
+  stn.return
+}
