@@ -60,6 +60,16 @@ TEST_CASE("NaN equals NaN, but not a number", "[bench][verification]") {
   CHECK(std::isnan(c.maxRelativeError));
 }
 
+TEST_CASE("an infinity equals the same infinity, and nothing else", "[bench][verification]") {
+  double inf = HUGE_VAL;
+  HostField reference = edgeField({inf, -inf, 1.0}, 1);
+  CHECK(compareFields(edgeField({inf, -inf, 1.0}, 1), reference, {1e-5, 1e-6}).passed());
+  FieldComparison c = compareFields(edgeField({1e300, inf, 1.0}, 1), reference, {1e-5, 1e-6});
+  CHECK(c.failures == 2);
+  CHECK(c.worstIndex == 0);
+  CHECK(!compareFields(edgeField({std::nan(""), -inf, 1.0}, 1), reference, {1e-5, 1e-6}).passed());
+}
+
 TEST_CASE("integer fields compare exactly by default", "[bench][verification]") {
   FieldFormat format;
   format.location = Location::Cell;
