@@ -4,6 +4,9 @@
 #include "passes/Passes.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
+#include "llvm/ADT/DenseMap.h"
+
+#include <algorithm>
 
 namespace fusec {
 #define GEN_PASS_DEF_INFERDOMAINS
@@ -85,7 +88,11 @@ private:
         return load.emitError() << describe(producer)
                                 << " has levels but is read by an application without levels";
       if (load.getDynOffset()) {
-        need.vertical = IndexRange{bounds.constant(0), bounds.levels(shape.vertical)};
+        // Which levels a data-dependent read reaches is known only at run time:
+        // every level the producer can compute without leaving what it reads.
+        LevelSpan span = computableLevels(producer);
+        need.vertical = IndexRange{bounds.constant(span.first),
+                                   bounds.add(bounds.levels(VerticalKind::Full), span.endPastNlev)};
       } else {
         need.vertical = bounds.shift(*consumerDomain.vertical, load.getLevelOffset());
         if (failed(checkLevels(load, *need.vertical)))
@@ -93,6 +100,34 @@ private:
       }
     }
     return need;
+  }
+
+  /// Levels `[first, nlev + endPastNlev)`.
+  struct LevelSpan {
+    int64_t first, endPastNlev;
+  };
+
+  /// The levels at which `apply` computes its results without a read at a
+  /// fixed level offset leaving the field or temporary it reads: a half-level
+  /// temporary of an expression over full-level fields ends at `nlev`.
+  LevelSpan computableLevels(ApplyOp apply) {
+    if (auto it = spans.find(apply); it != spans.end())
+      return it->second;
+    auto columnOf = [](Type type) {
+      return LevelSpan{0, FieldShape::of(type).vertical == VerticalKind::Half ? 1 : 0};
+    };
+    LevelSpan span = columnOf(apply.getResultTypes().front());
+    apply.getBody().walk([&](LoadOp load) {
+      Value source = load.getField();
+      if (load.getDynOffset() || FieldShape::of(source.getType()).vertical == VerticalKind::None)
+        return;
+      auto sourceApply = source.getDefiningOp<ApplyOp>();
+      LevelSpan read = sourceApply ? computableLevels(sourceApply) : columnOf(source.getType());
+      span.first = std::max(span.first, read.first - load.getLevelOffset());
+      span.endPastNlev = std::min(span.endPastNlev, read.endPastNlev - load.getLevelOffset());
+    });
+    spans[apply] = span;
+    return span;
   }
 
   /// The points `point` ranges over while the consumer runs over `centre`.
@@ -178,6 +213,7 @@ private:
   OpBuilder builder;
   BoundsBuilder bounds;
   bool hoistFailed = false;
+  llvm::DenseMap<Operation *, LevelSpan> spans; // looked up, never iterated
 };
 
 struct InferDomainsPass : public fusec::impl::InferDomainsBase<InferDomainsPass> {

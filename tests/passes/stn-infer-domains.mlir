@@ -68,6 +68,40 @@ stn.program @hull_and_dynamic(%f: !stn.field<Cell x K x f64>, %off: !stn.field<C
 
 // -----
 
+// A dynamic read of a half-level temporary computed from a full-level field
+// read at K+1 needs every level the temporary can be computed at, [0, nlev-1),
+// not its whole column of nlev+1 levels: past nlev-1 it would read %f outside
+// the field (a fuzz find: an expression over full-level fields passed where a
+// stencil takes a half-level field).
+// CHECK-LABEL: stn.program @dynamic_read_of_narrower_temp
+stn.program @dynamic_read_of_narrower_temp(%f: !stn.field<Cell x K x f64>,
+    %off: !stn.field<Cell x KHalf x i32>, %o: !stn.field<Cell x KHalf x f64> {stn.intent = 1 : i32},
+    %lo: i32 {stn.name = "lo"}, %hi: i32 {stn.name = "hi"}) {
+  %c0 = arith.constant 0 : i32
+  %c2 = arith.constant 2 : i32
+  // CHECK: arith.constant 2 : i32
+  // CHECK: %[[ZERO:.*]] = arith.constant 0 : i32
+  // CHECK: %[[NLEV:.*]] = nlev : i32
+  // CHECK: %[[MINUS1:.*]] = arith.constant -1 : i32
+  // CHECK: %[[END:.*]] = arith.addi %[[NLEV]], %[[MINUS1]] : i32
+  // CHECK: apply on Cell[%lo : %hi] K[%[[ZERO]] : %[[END]]] -> !stn.temp<Cell x KHalf x f64>
+  %t = stn.apply on Cell -> !stn.temp<Cell x KHalf x f64> {
+  ^bb0(%p: !stn.point<Cell>):
+    %v = stn.load %f[%p, k + 1] : !stn.field<Cell x K x f64>
+    stn.yield %v : f64
+  }
+  %u = stn.apply on Cell[%lo : %hi] K[%c0 : %c2] -> !stn.temp<Cell x KHalf x f64> {
+  ^bb0(%p: !stn.point<Cell>):
+    %d = stn.load %off[%p, k] : !stn.field<Cell x KHalf x i32>
+    %v = stn.load %t[%p, k + %d] : !stn.temp<Cell x KHalf x f64>
+    stn.yield %v : f64
+  }
+  stn.store %u to %o on Cell[%lo : %hi] K[%c0 : %c2] : !stn.temp<Cell x KHalf x f64> to !stn.field<Cell x KHalf x f64>
+  stn.return
+}
+
+// -----
+
 // Unused applications are removed.
 // CHECK-LABEL: stn.program @dead
 // CHECK-NOT: apply
