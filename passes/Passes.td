@@ -1509,10 +1509,10 @@ def NarrowLevelRange : Pass<"stn-narrow-level-range", "::mlir::ModuleOp"> {
 def SinkToStores : Pass<"stn-sink-to-stores", "::mlir::ModuleOp"> {
   let summary = "Moves an application down to its store so its kernel writes the field";
   let description = [{
-    In `diffusion_step`, w's update reads the copy `w_tmp` at its own point;
-    after `stn-remove-redundant-arrays` that is `w` itself, and the gradients
-    for the turbulence, split off into their own application after it, read
-    `w` at neighbours before the update is stored. With the store behind a
+    In `diffusion_step`, w's update reads `w` at its own point (in ICON4Py's
+    granule, the copy `w_tmp`, which `stn-remove-redundant-arrays` removes),
+    and the gradients for the turbulence, split off into their own
+    application after it, read `w` at neighbours before the update is stored. With the store behind a
     reader of `w`, the update's kernel cannot write `w`: lowering gives it a
     buffer and a copy kernel. An application whose results are only stored,
     into fields it reads at most at the point it computes, moves down to just

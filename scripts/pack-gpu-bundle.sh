@@ -27,8 +27,8 @@ step_programs+=,calculate_nabla2_and_smag_coefficients_for_vn
 step_programs+=,calculate_nabla2_for_theta,truly_horizontal_diffusion_nabla_of_theta_on_steep_points
 step_programs+=,update_theta_and_exner,calculate_diagnostic_quantities_for_turbulence
 step_programs+=,apply_diffusion_to_vn,apply_diffusion_to_w_and_compute_horizontal_gradients_for_turbulence
-step_programs+=,calculate_enhanced_diffusion_coefficients_for_grid_point_cold_pools,copy_field
-step_programs+=,copy_field_half_levels,scale_k,apply_diffusion_to_theta_and_exner
+step_programs+=,calculate_enhanced_diffusion_coefficients_for_grid_point_cold_pools,scale_k
+step_programs+=,apply_diffusion_to_theta_and_exner
 "$root/build/bin/fusec-bench" pack "$root/gpu-bundle" "$root/stencils/diffusion.stn" \
   --programs "$step_programs" --pipelines 'none,fuse-all' \
   --config "$root/stencils/diffusion.yaml" --inputs realistic \
