@@ -4,7 +4,11 @@
 fusec-bench already interleaves its variants within one run; this script repeats such runs in
 rounds, for every thread count and input mode in turn (round 1: 1 thread random, 1 thread
 realistic, 2 threads random, ...; round 2: the same again), so that a noisy phase of a shared
-machine hits every configuration alike. Per program, variant, thread count and input mode it
+machine hits every configuration alike. Each round starts the pipelines one later in their
+list (round 1: none,fuse-all; round 2: fuse-all,none), since fusec-bench sets its variants up
+in that order, and on some hosts the memory a run allocates later is slower: on a VM in such a
+state, single runs gave fuse-all / none 1.90x with fuse-all listed first and 1.08x with it
+second (docs/bench.md). Per program, variant, thread count and input mode it
 reports the median of the rounds' medians, their spread (min-max over rounds), the speed-up
 against the first pipeline, and time over the memory-bandwidth limit (the faster of the copy
 kernels fusec-bench measured before and after the programs of the same run; where the backend
@@ -36,10 +40,12 @@ DIFFUSION_PROGRAMS = [
 ]
 
 
-def run_once(args, threads, inputs, json_path, extra=()):
-    """One fusec-bench run (`extra`: more of its options); its JSON report."""
+def run_once(args, threads, inputs, json_path, extra=(), pipelines=None):
+    """One fusec-bench run (`extra`: more of its options; `pipelines`: in the order to set them
+    up, by default `args.pipelines`); its JSON report."""
     command = [args.fusec_bench, "run", args.source, "--grid", args.grid, "--nlev", str(args.nlev),
-               "--inputs", inputs, "--pipelines", args.pipelines, "--programs", args.programs,
+               "--inputs", inputs, "--pipelines", pipelines or args.pipelines,
+               "--programs", args.programs,
                "--repeat", str(args.repeat), "--backend", args.backend, "--layout", args.layout,
                "--json", json_path, *extra]
     if args.evict_caches:  # only then: builds older than the option lack it (compare_builds.py)
@@ -116,12 +122,15 @@ def main():
     # Compulsory bytes per configuration too: a point list's length comes with the inputs.
     medians, bandwidths, stream_bandwidths, compulsory = {}, {}, {}, {}
     machine = ""  # the first run's host and compiler: figures hold for those
+    listed = args.pipelines.split(",")
     for round_index in range(args.rounds):
+        shift = round_index % len(listed)
+        pipelines = ",".join(listed[shift:] + listed[:shift])
         for threads, inputs in configurations:
             path = os.path.join(args.out, f"round{round_index}-{threads}t-{inputs}.json")
             print(f"bench_rounds: round {round_index + 1}/{args.rounds}, {threads} thread(s), "
-                  f"{inputs} inputs", file=sys.stderr)
-            report = run_once(args, threads, inputs, path, extra)
+                  f"{inputs} inputs, pipelines {pipelines}", file=sys.stderr)
+            report = run_once(args, threads, inputs, path, extra, pipelines)
             key = (threads, inputs)
             machine = machine or describe_machine(report)
             # The limit fusec-bench used: the faster of its copies before and after the programs.
@@ -145,7 +154,8 @@ def main():
         variants.append("config")
     lines = [f"`{args.source}` on {args.grid} with {args.nlev} levels, backend {args.backend}, "
              f"layout {args.layout}, "
-             f"{args.rounds} interleaved rounds of {args.repeat} timed runs; median of the "
+             f"{args.rounds} interleaved rounds of {args.repeat} timed runs (the pipelines' order "
+             f"rotated from round to round); median of the "
              f"rounds' medians (spread: min–max of the rounds' medians); speed-up against "
              f"`{variants[0]}`; time/limit against the copy kernel of the same runs"
              + ("; time/nt-limit against its copy with non-temporal stores"
