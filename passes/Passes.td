@@ -1512,13 +1512,13 @@ def SinkToStores : Pass<"stn-sink-to-stores", "::mlir::ModuleOp"> {
     In `diffusion_step`, w's update reads `w` at its own point (in ICON4Py's
     granule, the copy `w_tmp`, which `stn-remove-redundant-arrays` removes),
     and the gradients for the turbulence, split off into their own
-    application after it, read `w` at neighbours before the update is stored. With the store behind a
-    reader of `w`, the update's kernel cannot write `w`: lowering gives it a
-    buffer and a copy kernel. An application whose results are only stored,
-    into fields it reads at most at the point it computes, moves down to just
-    before its first store when an operation in between touches a stored
-    field and nothing in between writes a field it reads (nor exchanges a
-    halo). Applications are pure, so the reads in between see the same
+    application after it, read `w` at neighbours before the update is
+    stored. With the store behind a reader of `w`, the update's kernel
+    cannot write `w`: lowering gives it a buffer and a copy kernel. An
+    application whose results are only stored, into fields it reads at most
+    at the point it computes, moves down to just before its first store when
+    an operation in between touches a stored field and nothing in between
+    writes a field it reads (nor exchanges a halo). Applications are pure, so the reads in between see the same
     values; the kernel then writes the field in place. Part of `fuse-all`,
     last.
 
